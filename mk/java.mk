@@ -1,0 +1,16 @@
+# Java build: the reference server (impl/), the simulator (sim/), the checkers (check/).
+.PHONY: deps-java build test-java run
+
+deps-java:
+	@$(ENSURE) java maven
+
+build: deps-java ## compile the Java modules and gather runtime jars (no tests)
+	cd $(ROOT) && $(MVN) -DskipTests install
+
+test-java: deps-java ## unit, integration and simulation tests of every Java module
+	cd $(ROOT) && mvn -B -Dstyle.color=never install
+
+TEST_TARGETS += test-java
+
+run: build ## start a 1-node server on the embedded default config (the quick start)
+	$(ROOT)/bin/zabkit-run-standalone
