@@ -1,0 +1,199 @@
+package io.zabkit.config;
+
+import io.zabkit.core.CoreConfig;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Reads a standard zoo.cfg plus dataDir/myid into a {@link ServerConfig}. Defaults follow ZooKeeper.
+ * Settings of ZooKeeper that zabkit does not implement are ignored with a warning, so an existing
+ * zoo.cfg works unchanged; a malformed value of a setting zabkit uses stops the server.
+ */
+public final class ConfigReader {
+    static final int DEFAULT_TICK_TIME_MS = 3000;
+    static final int DEFAULT_ELECTION_FINALIZE_WAIT_MS = 200;
+    static final int MIN_SNAP_RETAIN_COUNT = 3;
+
+    private static final Set<String> USED = Set.of("dataDir", "dataLogDir", "clientPort", "clientPortAddress",
+            "tickTime", "initLimit", "syncLimit", "minSessionTimeout", "maxSessionTimeout", "maxClientCnxns",
+            "forceSync", "snapCount", "jute.maxbuffer", "4lw.commands.whitelist", "autopurge.snapRetainCount",
+            "autopurge.purgeInterval", "electionFinalizeWait");
+    private static final Set<String> ZOOKEEPER_UNUSED = Set.of("globalOutstandingLimit", "preAllocSize",
+            "snapSizeLimitInKb", "txnLogSizeLimitInKb", "standaloneEnabled", "reconfigEnabled", "dynamicConfigFile",
+            "leaderServes", "cnxTimeout", "quorumListenOnAllIPs", "secureClientPort", "secureClientPortAddress",
+            "localSessionsEnabled", "localSessionsUpgradingEnabled", "clientPortListenBacklog", "maxCnxns",
+            "syncEnabled", "peerType", "electionAlg", "electionPortBindRetry", "skipACL", "serverCnxnFactory",
+            "snapshot.trust.empty", "snapshot.compression.method", "audit.enable", "connectToLearnerMasterLimit",
+            "multiAddress.enabled", "sslQuorum", "portUnification", "fsync.warningthresholdms",
+            "minClientCnxnsPerHost", "zookeeper.4lw.commands.whitelist");
+    private static final List<String> ZOOKEEPER_UNUSED_PREFIXES = List.of("admin.", "metricsProvider.", "ssl.",
+            "authProvider.", "zookeeper.", "quorum.", "sslQuorum", "group.", "weight.", "kerberos.", "jvm.");
+    private static final Set<String> FOUR_LETTER_WORDS = Set.of("conf", "cons", "crst", "dump", "envi", "ruok",
+            "srst", "srvr", "stat", "wchs", "wchc", "wchp", "mntr", "isro", "hash", "gtmk", "stmk", "dirs");
+
+    private ConfigReader() {}
+
+    /** Reads the file and myid; {@code sessionSecret} comes from SecureRandom in production. */
+    public static ServerConfig read(Path file, long sessionSecret) throws ConfigException {
+        return fromCfg(CfgFile.read(file), sessionSecret);
+    }
+
+    static ServerConfig fromCfg(CfgFile cfg, long sessionSecret) throws ConfigException {
+        List<String> warnings = new ArrayList<>();
+        Map<Long, ServerAddress> servers = new TreeMap<>();
+        for (CfgFile.Entry e : cfg.all()) {
+            if (e.key().startsWith(ServerLines.PREFIX)) {
+                ServerAddress s = ServerLines.parse(e);
+                servers.put(s.id(), s);
+            } else if (!USED.contains(e.key())) {
+                warnings.add(e.where() + ": ignoring " + e.key() + " (" + (isZooKeeperSetting(e.key())
+                        ? "a ZooKeeper setting zabkit does not implement" : "not a setting zabkit knows; a typo?") + ")");
+            }
+        }
+        Path dataDir = path(required(cfg, "dataDir"));
+        Path dataLogDir = cfg.get("dataLogDir") == null ? dataDir : path(cfg.get("dataLogDir"));
+        long myid = serverId(cfg, dataDir, servers);
+        int tickTimeMs = intOr(cfg, "tickTime", 1, 3_600_000, DEFAULT_TICK_TIME_MS);
+        int initLimit = intOr(cfg, "initLimit", 1, 1_000_000, 0);
+        int syncLimit = intOr(cfg, "syncLimit", 1, 1_000_000, 0);
+        if (servers.size() > 1 && (initLimit == 0 || syncLimit == 0)) {
+            throw new ConfigException(cfg.source() + ": initLimit and syncLimit are required with "
+                    + servers.size() + " server lines");
+        }
+        int snapRetainCount = intOr(cfg, "autopurge.snapRetainCount", 1, 1_000_000, MIN_SNAP_RETAIN_COUNT);
+        if (snapRetainCount < MIN_SNAP_RETAIN_COUNT) {
+            warnings.add(cfg.get("autopurge.snapRetainCount").where() + ": autopurge.snapRetainCount raised to "
+                    + MIN_SNAP_RETAIN_COUNT + ", the minimum (as in ZooKeeper)");
+            snapRetainCount = MIN_SNAP_RETAIN_COUNT;
+        }
+        int purgeIntervalHours = intOr(cfg, "autopurge.purgeInterval", 0, 1_000_000, 0);
+        int finalizeWaitMs = intOr(cfg, "electionFinalizeWait", 0, 3_600_000, DEFAULT_ELECTION_FINALIZE_WAIT_MS);
+        InetSocketAddress client = clientAddress(cfg, servers.get(myid));
+        CoreConfig core = coreConfig(cfg, myid, tickTimeMs, sessionSecret, client, dataDir, dataLogDir);
+        return new ServerConfig(core, dataDir, dataLogDir, client, initLimit, syncLimit, snapRetainCount,
+                purgeIntervalHours, finalizeWaitMs, servers, warnings);
+    }
+
+    private static CoreConfig coreConfig(CfgFile cfg, long myid, int tickTimeMs, long sessionSecret,
+                                         InetSocketAddress client, Path dataDir, Path dataLogDir)
+            throws ConfigException {
+        int minSessionTimeoutMs = sessionTimeout(cfg, "minSessionTimeout", 2 * tickTimeMs);
+        int maxSessionTimeoutMs = sessionTimeout(cfg, "maxSessionTimeout", 20 * tickTimeMs);
+        if (minSessionTimeoutMs > maxSessionTimeoutMs) {
+            CfgFile.Entry e = cfg.get("minSessionTimeout") != null ? cfg.get("minSessionTimeout")
+                    : cfg.get("maxSessionTimeout");
+            throw ConfigException.at(e, "minSessionTimeout " + minSessionTimeoutMs
+                    + " ms is above maxSessionTimeout " + maxSessionTimeoutMs + " ms");
+        }
+        int maxClientCnxns = intOr(cfg, "maxClientCnxns", 0, Integer.MAX_VALUE, 60);
+        int maxBuffer = intOr(cfg, "jute.maxbuffer", 1, Integer.MAX_VALUE / 4, CoreConfig.DEFAULT_MAX_BUFFER);
+        int snapCount = intOr(cfg, "snapCount", 2, Integer.MAX_VALUE, 100_000);
+        boolean forceSync = cfg.get("forceSync") == null || Values.yesNo(cfg.get("forceSync"));
+        Set<String> words = fourLetterWords(cfg.get("4lw.commands.whitelist"));
+        String describe = "clientPort=" + client.getPort() + "\nclientPortAddress=" + client.getAddress().getHostAddress()
+                + "\ndataDir=" + dataDir + "\ndataLogDir=" + dataLogDir + "\ntickTime=" + tickTimeMs
+                + "\nmaxClientCnxns=" + maxClientCnxns + "\nminSessionTimeout=" + minSessionTimeoutMs
+                + "\nmaxSessionTimeout=" + maxSessionTimeoutMs + "\nserverId=" + myid + "\n";
+        return new CoreConfig(myid, tickTimeMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxClientCnxns, maxBuffer,
+                snapCount, forceSync, words, sessionSecret, describe);
+    }
+
+    /** myid is required with server lines and must name one; a standalone server defaults to 0. */
+    private static long serverId(CfgFile cfg, Path dataDir, Map<Long, ServerAddress> servers) throws ConfigException {
+        long myid = MyId.read(dataDir);
+        if (servers.isEmpty()) {
+            return Math.max(myid, 0);
+        }
+        if (myid < 0) {
+            throw new ConfigException(dataDir.resolve("myid") + " is missing; with server.N lines each server"
+                    + " needs its id there (one of " + servers.keySet() + ")");
+        }
+        if (!servers.containsKey(myid)) {
+            throw new ConfigException(dataDir.resolve("myid") + " says " + myid + " but the config only has server."
+                    + servers.keySet() + " lines");
+        }
+        return myid;
+    }
+
+    /** clientPort (+ clientPortAddress, default every interface) or this server's line; both must agree. */
+    private static InetSocketAddress clientAddress(CfgFile cfg, ServerAddress me) throws ConfigException {
+        CfgFile.Entry port = cfg.get("clientPort");
+        CfgFile.Entry address = cfg.get("clientPortAddress");
+        InetSocketAddress fromLine = me == null ? null : me.clientAddress();
+        if (port == null) {
+            if (fromLine == null) {
+                throw new ConfigException(cfg.source() + ": clientPort is required (or ;clientPort on this"
+                        + " server's server.N line)");
+            }
+            return fromLine;
+        }
+        int p = Values.port(port, port.value());
+        InetSocketAddress fromKeys = address == null ? new InetSocketAddress(p)
+                : new InetSocketAddress(Values.host(address, address.value()), p);
+        if (fromLine != null && fromLine.getPort() != p) {
+            throw ConfigException.at(port, "disagrees with the client port " + fromLine.getPort() + " on server."
+                    + me.id());
+        }
+        return fromKeys;
+    }
+
+    private static int sessionTimeout(CfgFile cfg, String key, int defaultMs) throws ConfigException {
+        CfgFile.Entry e = cfg.get(key);
+        if (e == null || e.value().equals("-1")) {
+            return defaultMs; // -1 means the default in ZooKeeper too
+        }
+        return Values.integer(e, 1, Integer.MAX_VALUE);
+    }
+
+    private static Set<String> fourLetterWords(CfgFile.Entry e) throws ConfigException {
+        if (e == null) {
+            return Set.of("srvr"); // ZooKeeper's default: only what zkServer.sh status needs
+        }
+        Set<String> words = new LinkedHashSet<>();
+        for (String w : e.value().split(",")) {
+            String word = w.strip();
+            if (word.equals("*") || FOUR_LETTER_WORDS.contains(word)) {
+                words.add(word);
+            } else if (!word.isEmpty()) {
+                throw ConfigException.at(e, "'" + word + "' is not a four-letter word (known: "
+                        + new java.util.TreeSet<>(FOUR_LETTER_WORDS) + " or *)");
+            }
+        }
+        return words;
+    }
+
+    private static boolean isZooKeeperSetting(String key) {
+        return ZOOKEEPER_UNUSED.contains(key) || ZOOKEEPER_UNUSED_PREFIXES.stream().anyMatch(key::startsWith);
+    }
+
+    private static int intOr(CfgFile cfg, String key, long min, long max, int fallback) throws ConfigException {
+        CfgFile.Entry e = cfg.get(key);
+        return e == null ? fallback : Values.integer(e, min, max);
+    }
+
+    private static CfgFile.Entry required(CfgFile cfg, String key) throws ConfigException {
+        CfgFile.Entry e = cfg.get(key);
+        if (e == null || e.value().isEmpty()) {
+            throw new ConfigException(cfg.source() + ": " + key + " is required");
+        }
+        return e;
+    }
+
+    /** Relative directories resolve against the working directory, as in ZooKeeper. */
+    private static Path path(CfgFile.Entry e) throws ConfigException {
+        if (e.value().isEmpty()) {
+            throw ConfigException.at(e, "empty directory");
+        }
+        try {
+            return Path.of(e.value()).toAbsolutePath().normalize();
+        } catch (java.nio.file.InvalidPathException x) {
+            throw ConfigException.at(e, "not a path: " + x.getMessage());
+        }
+    }
+}

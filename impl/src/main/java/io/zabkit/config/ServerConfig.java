@@ -1,0 +1,36 @@
+package io.zabkit.config;
+
+import io.zabkit.core.CoreConfig;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one server reads from zoo.cfg and myid: the core's settings and the runtime's.
+ *
+ * @param core                   the deterministic core's settings (serverId is myid)
+ * @param dataDir                snapshots and myid
+ * @param dataLogDir             the transaction log (dataDir unless set)
+ * @param clientAddress          where clients connect
+ * @param initLimitTicks         ticks a follower may take to connect and sync to a leader (ensembles)
+ * @param syncLimitTicks         ticks a follower may lag behind the leader (ensembles)
+ * @param snapRetainCount        snapshots kept by purging (at least 3)
+ * @param purgeIntervalHours     zoo.cfg autopurge.purgeInterval; zabkit purges after every snapshot instead
+ * @param electionFinalizeWaitMs zabkit: how long election waits for more votes once it has a quorum
+ * @param servers                the server.N lines by id; empty for a standalone server
+ * @param warnings               settings that were ignored, for the startup log
+ */
+public record ServerConfig(CoreConfig core, Path dataDir, Path dataLogDir, InetSocketAddress clientAddress,
+                           int initLimitTicks, int syncLimitTicks, int snapRetainCount, int purgeIntervalHours,
+                           int electionFinalizeWaitMs, Map<Long, ServerAddress> servers, List<String> warnings) {
+    public ServerConfig {
+        servers = Map.copyOf(servers);
+        warnings = List.copyOf(warnings);
+        assert servers.isEmpty() || servers.containsKey(core.serverId()) : "myid not among the servers";
+    }
+
+    public boolean standalone() {
+        return servers.size() <= 1;
+    }
+}

@@ -1,0 +1,194 @@
+package io.zabkit.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zabkit.core.CoreConfig;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigReaderTest {
+    @TempDir
+    Path dir;
+
+    private Path dataDir() {
+        return dir.resolve("data");
+    }
+
+    private ServerConfig read(String... lines) throws ConfigException, IOException {
+        Path cfg = dir.resolve("zoo.cfg");
+        Files.writeString(cfg, String.join("\n", lines) + "\n");
+        return ConfigReader.read(cfg, 1234L);
+    }
+
+    private String error(String... lines) throws IOException {
+        return assertThrows(ConfigException.class, () -> read(lines)).getMessage();
+    }
+
+    private String dataDirLine() {
+        return "dataDir=" + dataDir();
+    }
+
+    @Test
+    void minimalStandaloneGetsZooKeeperDefaults() throws Exception {
+        ServerConfig c = read(dataDirLine(), "clientPort=2181");
+        CoreConfig core = c.core();
+        assertEquals(0, core.serverId(), "standalone without myid is server 0, as in ZooKeeper");
+        assertEquals(3000, core.tickTimeMs());
+        assertEquals(6000, core.minSessionTimeoutMs());
+        assertEquals(60000, core.maxSessionTimeoutMs());
+        assertEquals(60, core.maxClientCnxns());
+        assertEquals(CoreConfig.DEFAULT_MAX_BUFFER, core.maxBufferBytes());
+        assertEquals(100_000, core.snapCount());
+        assertTrue(core.forceSync());
+        assertEquals(Set.of("srvr"), core.fourLetterWords());
+        assertEquals(1234L, core.sessionSecret());
+        assertEquals(dataDir(), c.dataDir());
+        assertEquals(dataDir(), c.dataLogDir());
+        assertEquals(new InetSocketAddress(2181), c.clientAddress());
+        assertEquals(3, c.snapRetainCount());
+        assertEquals(200, c.electionFinalizeWaitMs());
+        assertTrue(c.standalone());
+        assertTrue(c.warnings().isEmpty(), c.warnings().toString());
+        assertTrue(core.describe().contains("clientPort=2181"), core.describe());
+    }
+
+    @Test
+    void fullStandaloneConfig() throws Exception {
+        ServerConfig c = read("# a comment", "", dataDirLine(), "dataLogDir=" + dir.resolve("log"),
+                "clientPort=2281", "clientPortAddress=127.0.0.1", "tickTime=500", "initLimit=10", "syncLimit=5",
+                "minSessionTimeout=1500", "maxSessionTimeout=9000", "maxClientCnxns=0", "forceSync=no",
+                "snapCount=1000", "jute.maxbuffer=0x200000", "4lw.commands.whitelist=ruok, srvr,mntr",
+                "autopurge.snapRetainCount=5", "autopurge.purgeInterval=1", "electionFinalizeWait=50");
+        CoreConfig core = c.core();
+        assertEquals(500, core.tickTimeMs());
+        assertEquals(1500, core.minSessionTimeoutMs());
+        assertEquals(9000, core.maxSessionTimeoutMs());
+        assertEquals(0, core.maxClientCnxns());
+        assertFalse(core.forceSync());
+        assertEquals(1000, core.snapCount());
+        assertEquals(0x200000, core.maxBufferBytes());
+        assertEquals(Set.of("ruok", "srvr", "mntr"), core.fourLetterWords());
+        assertEquals(dir.resolve("log"), c.dataLogDir());
+        assertEquals(new InetSocketAddress("127.0.0.1", 2281), c.clientAddress());
+        assertEquals(10, c.initLimitTicks());
+        assertEquals(5, c.syncLimitTicks());
+        assertEquals(5, c.snapRetainCount());
+        assertEquals(1, c.purgeIntervalHours());
+        assertEquals(50, c.electionFinalizeWaitMs());
+    }
+
+    @Test
+    void ensembleReadsMyidAndServerLines() throws Exception {
+        Files.createDirectories(dataDir());
+        Files.writeString(dataDir().resolve("myid"), "2\n");
+        ServerConfig c = read(dataDirLine(), "tickTime=2000", "initLimit=5", "syncLimit=2",
+                "server.1=127.0.0.1:2888:3888", "server.2=localhost:2889:3889:participant;127.0.0.1:2182",
+                "server.3=[::1]:2890:3890:observer;2183");
+        assertEquals(2, c.core().serverId());
+        assertFalse(c.standalone());
+        assertEquals(3, c.servers().size());
+        assertEquals(new InetSocketAddress("127.0.0.1", 2182), c.clientAddress());
+        ServerAddress three = c.servers().get(3L);
+        assertEquals("[::1]", three.host());
+        assertEquals(2890, three.quorumPort());
+        assertEquals(3890, three.electionPort());
+        assertTrue(three.observer());
+        assertEquals(new InetSocketAddress(2183), three.clientAddress());
+        assertNull(c.servers().get(1L).clientAddress());
+    }
+
+    @Test
+    void standaloneUsesMyidWhenPresent() throws Exception {
+        Files.createDirectories(dataDir());
+        Files.writeString(dataDir().resolve("myid"), "7");
+        assertEquals(7, read(dataDirLine(), "clientPort=2181").core().serverId());
+    }
+
+    @Test
+    void zooKeeperSettingsWeDoNotUseAreIgnoredWithAWarning() throws Exception {
+        ServerConfig c = read(dataDirLine(), "clientPort=2181", "admin.serverPort=8080",
+                "metricsProvider.className=org.apache.zookeeper.metrics.prometheus.PrometheusMetricsProvider",
+                "preAllocSize=65536", "tickTIme=100", "autopurge.snapRetainCount=1");
+        assertEquals(5, c.warnings().size(), c.warnings().toString());
+        assertTrue(c.warnings().get(0).contains("line 3: ignoring admin.serverPort (a ZooKeeper setting"), c.warnings().get(0));
+        assertTrue(c.warnings().get(3).contains("tickTIme (not a setting zabkit knows; a typo?)"), c.warnings().get(3));
+        assertTrue(c.warnings().get(4).contains("raised to 3"), c.warnings().get(4));
+        assertEquals(3000, c.core().tickTimeMs());
+        assertEquals(3, c.snapRetainCount());
+    }
+
+    /** Each malformed value: the message must name the line, the key and the value. */
+    @Test
+    void malformedValuesNameKeyValueAndLine() throws Exception {
+        String[][] cases = {
+            {"tickTime=abc", "line 3: tickTime=abc: not an integer"},
+            {"tickTime=0", "line 3: tickTime=0: must be between 1 and"},
+            {"initLimit=-1", "line 3: initLimit=-1: must be between 1"},
+            {"syncLimit=x", "line 3: syncLimit=x: not an integer"},
+            {"maxClientCnxns=-5", "line 3: maxClientCnxns=-5: must be between 0"},
+            {"forceSync=maybe", "line 3: forceSync=maybe: must be yes or no"},
+            {"snapCount=1", "line 3: snapCount=1: must be between 2"},
+            {"jute.maxbuffer=big", "line 3: jute.maxbuffer=big: not an integer"},
+            {"4lw.commands.whitelist=ruok,ruokay", "line 3: 4lw.commands.whitelist=ruok,ruokay: 'ruokay' is not a four-letter word"},
+            {"autopurge.snapRetainCount=0", "line 3: autopurge.snapRetainCount=0: must be between 1"},
+            {"autopurge.purgeInterval=-2", "line 3: autopurge.purgeInterval=-2: must be between 0"},
+            {"electionFinalizeWait=soon", "line 3: electionFinalizeWait=soon: not an integer"},
+            {"minSessionTimeout=0", "line 3: minSessionTimeout=0: must be between 1"},
+            {"maxSessionTimeout=1000", "line 3: maxSessionTimeout=1000: minSessionTimeout 6000 ms is above maxSessionTimeout 1000 ms"},
+            {"clientPortAddress=no.such.host.invalid", "line 3: clientPortAddress=no.such.host.invalid: cannot resolve host"},
+            {"clientPort=2181", "line 3: clientPort=2181: repeats clientPort from line 2"},
+            {"just some words", "line 3: expected key=value, got 'just some words'"},
+            {"server.0=127.0.0.1:2888:3888", "line 3: server.0=127.0.0.1:2888:3888: server id '0' is not an integer from 1 to 254"},
+            {"server.1=127.0.0.1:2888", "line 3: server.1=127.0.0.1:2888: expected host:quorumPort:electionPort"},
+            {"server.1=127.0.0.1:2888:99999", "line 3: server.1=127.0.0.1:2888:99999: '99999' is not a port"},
+            {"server.1=127.0.0.1:2888:3888:leader", "line 3: server.1=127.0.0.1:2888:3888:leader: role 'leader' is neither"},
+            {"server.1=[::1:2888:3888", "line 3: server.1=[::1:2888:3888: unclosed '['"},
+            {"server.1=127.0.0.1:2888:3888;a:b:c", "line 3: server.1=127.0.0.1:2888:3888;a:b:c: client address 'a:b:c' is not [host:]port"},
+        };
+        for (String[] c : cases) {
+            String message = error(dataDirLine(), "clientPort=2181", c[0]);
+            assertTrue(message.contains(c[1]), "for " + c[0] + " got: " + message);
+            assertTrue(message.contains("zoo.cfg"), message);
+        }
+        assertTrue(error("clientPort=2181", "dataLogDir=/tmp/x").contains("dataDir is required"));
+        assertTrue(error(dataDirLine()).contains("clientPort is required"));
+        assertTrue(error(dataDirLine(), "clientPort=70000").contains("clientPort=70000: '70000' is not a port"));
+    }
+
+    @Test
+    void ensembleErrors() throws Exception {
+        String[] servers = {"initLimit=5", "syncLimit=2", "server.1=127.0.0.1:2888:3888;2181",
+            "server.2=127.0.0.1:2889:3889;2182"};
+        String missing = error(dataDirLine(), servers[0], servers[1], servers[2], servers[3]);
+        assertTrue(missing.contains("myid is missing"), missing);
+        Files.createDirectories(dataDir());
+        Files.writeString(dataDir().resolve("myid"), "3");
+        String notListed = error(dataDirLine(), servers[0], servers[1], servers[2], servers[3]);
+        assertTrue(notListed.contains("says 3 but the config only has server.[1, 2] lines"), notListed);
+        Files.writeString(dataDir().resolve("myid"), "one");
+        String garbled = error(dataDirLine(), servers[0], servers[1], servers[2], servers[3]);
+        assertTrue(garbled.contains("'one' is not a server id"), garbled);
+        Files.writeString(dataDir().resolve("myid"), "1");
+        String noLimits = error(dataDirLine(), servers[2], servers[3]);
+        assertTrue(noLimits.contains("initLimit and syncLimit are required with 2 server lines"), noLimits);
+        String disagree = error(dataDirLine(), "clientPort=2999", servers[0], servers[1], servers[2], servers[3]);
+        assertTrue(disagree.contains("clientPort=2999: disagrees with the client port 2181 on server.1"), disagree);
+        assertEquals(2181, read(dataDirLine(), servers[0], servers[1], servers[2], servers[3]).clientAddress().getPort());
+    }
+
+    @Test
+    void missingFileIsAClearError() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigReader.read(dir.resolve("nope.cfg"), 1));
+        assertTrue(e.getMessage().contains("cannot read config " + dir.resolve("nope.cfg")), e.getMessage());
+    }
+}
