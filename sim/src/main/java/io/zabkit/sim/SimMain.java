@@ -1,0 +1,116 @@
+package io.zabkit.sim;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Command line: {@code --seed N} runs one seed (with {@code --trace}, every event; with
+ * {@code --history FILE}, the EDN history); {@code --seeds COUNT} runs COUNT seeds from N on, with
+ * progress every {@code --progress-every} seeds and a summary. Exit status 1 when a seed fails.
+ */
+public final class SimMain {
+    static final int TICKS_DEFAULT = 600;
+
+    public static void main(String[] args) throws IOException {
+        Simulator.requireAssertions();
+        long seed = System.nanoTime();
+        long seeds = 1;
+        int ticks = TICKS_DEFAULT;
+        SimDisk.Mode disk = SimDisk.Mode.HONEST;
+        boolean fullTrace = false;
+        Path historyFile = null;
+        long progressEvery = 1000;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--seed" -> seed = Long.parseLong(value(args, ++i, a));
+                case "--seeds" -> seeds = Long.parseLong(value(args, ++i, a));
+                case "--ticks" -> ticks = Integer.parseInt(value(args, ++i, a));
+                case "--disk" -> disk = SimDisk.Mode.valueOf(value(args, ++i, a).toUpperCase(Locale.ROOT).replace('-', '_'));
+                case "--trace" -> fullTrace = true;
+                case "--history" -> historyFile = Path.of(value(args, ++i, a));
+                case "--progress-every" -> progressEvery = Long.parseLong(value(args, ++i, a));
+                default -> usage("unknown option " + a);
+            }
+        }
+        if (seeds < 1 || ticks < 1 || progressEvery < 1) {
+            usage("--seeds, --ticks and --progress-every must be positive");
+        }
+        int status = seeds == 1 ? runOne(seed, ticks, disk, fullTrace, historyFile)
+                : runMany(seed, seeds, ticks, disk, progressEvery);
+        System.exit(status);
+    }
+
+    private static int runOne(long seed, int ticks, SimDisk.Mode disk, boolean fullTrace, Path historyFile)
+            throws IOException {
+        SimOptions options = SimOptions.fromSeed(seed, ticks, disk);
+        System.out.println(options.describe());
+        SimResult r = new Simulator(options, fullTrace ? System.out : null, historyFile != null).run();
+        if (historyFile != null) {
+            r.history().write(historyFile);
+            System.out.println("history: " + r.history().size() + " ops in " + historyFile);
+        }
+        System.out.println(r.summary());
+        if (!r.ok()) {
+            System.out.print(r.report());
+            return 1;
+        }
+        return 0;
+    }
+
+    private static int runMany(long first, long count, int ticks, SimDisk.Mode disk, long progressEvery) {
+        PrintStream out = System.out;
+        out.printf("simulating seeds %d..%d, %d ticks each, disk %s%n", first, first + count - 1, ticks, disk);
+        long start = System.nanoTime();
+        List<SimResult> failures = new ArrayList<>();
+        long ops = 0;
+        long crashes = 0;
+        long restarts = 0;
+        for (long i = 0; i < count; i++) {
+            SimResult r = new Simulator(SimOptions.fromSeed(first + i, ticks, disk), null, false).run();
+            ops += r.stats().opsInvoked();
+            crashes += r.stats().crashes();
+            restarts += r.stats().restartsCompared();
+            if (!r.ok()) {
+                failures.add(r);
+                if (failures.size() <= 3) {
+                    out.print(r.report());
+                } else {
+                    out.println("FAILED " + r.summary() + "  replay: " + r.replayCommand());
+                }
+            }
+            if ((i + 1) % progressEvery == 0 || i + 1 == count) {
+                double seconds = (System.nanoTime() - start) / 1e9;
+                out.printf(Locale.ROOT, "  %d/%d seeds, %.1f seeds/s, %d failures%n", i + 1, count, (i + 1) / seconds,
+                        failures.size());
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        out.printf(Locale.ROOT, "summary: %d seeds in %.1f s (%.1f seeds/s), %d client ops, %d NodeCrash, "
+                + "%d recoveries compared, %d failures%n", count, seconds, count / seconds, ops, crashes, restarts,
+                failures.size());
+        for (SimResult r : failures) {
+            out.println("  failed seed " + r.options().seed() + " (" + r.violation().property() + "): "
+                    + r.replayCommand());
+        }
+        return failures.isEmpty() ? 0 : 1;
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            usage(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static void usage(String problem) {
+        System.err.println("sim: " + problem);
+        System.err.println("usage: SimMain [--seed N] [--seeds COUNT] [--ticks T] [--disk honest|lying-sync] "
+                + "[--trace] [--history FILE.edn] [--progress-every K]");
+        System.exit(2);
+    }
+}

@@ -1,0 +1,191 @@
+package io.zabkit.sim;
+
+import io.zabkit.core.CoreConfig;
+import io.zabkit.core.Ready;
+import io.zabkit.core.ServerCore;
+import io.zabkit.storage.RecoveredState;
+import io.zabkit.storage.Storage;
+import io.zabkit.txn.Txn;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * One simulated server: the production {@link ServerCore} and {@link Storage} over {@link SimDisk}s,
+ * driven the way the real runtime drives them (etcd raft's Ready loop): append the batch, start the
+ * fsync, send, close; and call {@code persisted} only when the simulated fsync completes, after a
+ * delay drawn from the seed. A crash (NodeCrash) drops the core and tears the disks; a start
+ * (NodeStart) recovers from what the disks kept.
+ */
+final class SimNode implements Endpoint {
+    /** An fsync in progress: when it completes, the log is durable up to {@code zxid}. */
+    private record SyncInFlight(long doneTick, long zxid) {}
+
+    private static final int READY_ROUNDS_MAX = 10_000;
+
+    private final int address;
+    private final CoreConfig config;
+    private final Storage.Options storageOptions;
+    private final SimOptions options;
+    private final Prng prng;
+    private final SimClock clock;
+    private final SimNetwork network;
+    private final Trace trace;
+    private final Consumer<List<Txn>> proposed;
+    private final SimDisk logDisk;
+    private final SimDisk snapshotDisk;
+    private final Deque<SyncInFlight> syncs = new ArrayDeque<>();
+
+    private Storage storage;
+    private ServerCore core;
+    private long lastSyncDoneTick;
+    private long crashes;
+    private long starts;
+
+    /** @param proposed told of every batch of transactions the core hands to storage (the canonical chain) */
+    SimNode(int address, CoreConfig config, SimOptions options, Prng prng, SimClock clock, SimNetwork network,
+            Trace trace, Consumer<List<Txn>> proposed) {
+        this.address = address;
+        this.config = config;
+        this.options = options;
+        this.storageOptions = new Storage.Options(true, options.snapRetainCount(), config.maxBufferBytes());
+        this.prng = prng;
+        this.clock = clock;
+        this.network = network;
+        this.trace = trace;
+        this.proposed = proposed;
+        this.logDisk = new SimDisk("node" + address + "/log", options.diskMode());
+        this.snapshotDisk = new SimDisk("node" + address + "/snapshot", options.diskMode());
+    }
+
+    boolean isUp() {
+        return core != null;
+    }
+
+    ServerCore core() {
+        return core;
+    }
+
+    long crashes() {
+        return crashes;
+    }
+
+    /** NodeStart: recover from the disks and build a fresh core on what they kept. */
+    void start() {
+        assert core == null : "start of a running node";
+        storage = new Storage(logDisk, snapshotDisk, storageOptions, w -> trace.event("node.warn", w));
+        RecoveredState recovered;
+        try {
+            recovered = storage.recover();
+        } catch (IOException | RuntimeException e) {
+            throw new Violation("Recovery", "node " + address + " cannot recover after a crash: " + e);
+        }
+        core = new ServerCore(config, recovered);
+        starts++;
+        lastSyncDoneTick = clock.tick();
+        trace.event("NodeStart", "node " + address + " recovered lastProcessed=0x"
+                + Long.toHexString(core.lastProcessedZxid()) + " snapshot="
+                + (recovered.snapshot() == null ? "none" : Txn.zxidString(recovered.snapshot().zxid()))
+                + " txns=" + recovered.txns().size());
+        network.upAgain(address);
+        core.tick(clock.nowMs());
+        processReady();
+    }
+
+    /** NodeCrash: power loss. Connections break, fsyncs in flight never complete, unsynced appends tear. */
+    void crash() {
+        assert core != null : "crash of a stopped node";
+        network.down(address);
+        core = null;
+        storage = null;
+        syncs.clear();
+        crashes++;
+        String log = logDisk.crash(prng, options.tornWriteProbability());
+        String snap = snapshotDisk.crash(prng, options.tornWriteProbability());
+        trace.event("NodeCrash", "node " + address + " log:" + log + " snapshot:" + snap);
+    }
+
+    /** One tick: the clock, then every fsync that completes now. */
+    void tick() {
+        if (core == null) {
+            return;
+        }
+        core.tick(clock.nowMs());
+        processReady();
+        while (!syncs.isEmpty() && syncs.peekFirst().doneTick() <= clock.tick()) {
+            SyncInFlight s = syncs.removeFirst();
+            try {
+                storage.sync();
+            } catch (IOException e) {
+                throw new Violation("Storage", "sync failed on a simulated disk: " + e);
+            }
+            trace.event("node.persisted", "node " + address + " zxid=" + Txn.zxidString(s.zxid()));
+            core.persisted(s.zxid());
+            processReady();
+        }
+    }
+
+    // ------------------------------------------------------------------ Endpoint
+
+    @Override
+    public void accepted(long connId, int peer) {
+        core.connect(connId, "/10.0." + (peer >> 8) + "." + (peer & 0xff) + ":" + (40_000 + connId % 20_000));
+        processReady();
+    }
+
+    @Override
+    public void connected(long connId) {
+        throw new IllegalStateException("server " + address + " does not open connections yet");
+    }
+
+    @Override
+    public void received(long connId, byte[] bytes) {
+        core.receive(connId, bytes, 0, bytes.length);
+        processReady();
+    }
+
+    @Override
+    public void closed(long connId) {
+        core.disconnect(connId);
+        processReady();
+    }
+
+    // ------------------------------------------------------------------ the Ready loop
+
+    private void processReady() {
+        for (int round = 0; core.hasReady(); round++) {
+            assert round < READY_ROUNDS_MAX : "core keeps producing Ready batches";
+            Ready ready = core.ready();
+            try {
+                persist(ready);
+            } catch (IOException e) {
+                throw new Violation("Storage", "storage failed on a simulated disk: " + e);
+            }
+            for (Ready.Outbound out : ready.sends()) {
+                network.send(out.connId(), address, out.bytes());
+            }
+            for (long connId : ready.closes()) {
+                network.close(connId, address);
+            }
+        }
+    }
+
+    private void persist(Ready ready) throws IOException {
+        if (!ready.entries().isEmpty()) {
+            assert ready.mustSync() : "the simulator runs with forceSync: every batch of entries must sync";
+            storage.append(ready.entries());
+            proposed.accept(ready.entries());
+            long done = Math.max(lastSyncDoneTick, clock.tick() + prng.delay(options.syncDelayTicksMean(),
+                    options.syncDelayTicksMax()));
+            lastSyncDoneTick = done;
+            syncs.addLast(new SyncInFlight(done, ready.lastEntryZxid()));
+        }
+        if (ready.snapshot() != null) {
+            storage.writeSnapshot(ready.snapshot());
+            core.snapshotWritten(ready.snapshot().zxid());
+            trace.event("node.snapshot", "node " + address + " zxid=" + Txn.zxidString(ready.snapshot().zxid()));
+        }
+    }
+}

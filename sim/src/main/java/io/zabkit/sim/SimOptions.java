@@ -1,0 +1,104 @@
+package io.zabkit.sim;
+
+import java.util.Locale;
+
+/**
+ * Every knob of a run, drawn from the seed ("swarm" testing: each seed also picks which faults are
+ * likely, so some runs crash often and others never). Units come last in the names.
+ */
+record SimOptions(
+        long seed,
+        int ticksMax,
+        int quietTicksMax,
+        int msPerTick,
+        int clientCount,
+        int pipelineDepth,
+        int sessionTimeoutMs,
+        int reconnectDelayTicksMax,
+        double opProbability,
+        double clientPauseProbability,
+        int clientPauseTicksMax,
+        int keyCount,
+        double writeFraction,
+        double multiProbability,
+        double closeSessionProbability,
+        double crashProbability,
+        int restartDelayTicksMax,
+        double tornWriteProbability,
+        double syncDelayTicksMean,
+        int syncDelayTicksMax,
+        int snapCount,
+        int snapRetainCount,
+        double delayTicksMean,
+        int delayTicksMax,
+        double splitProbability,
+        double coalesceProbability,
+        double connectionBreakProbability,
+        SimDisk.Mode diskMode) {
+
+    static final int TICK_TIME_MS = 100;
+
+    /** Draws every option from the seed; {@code ticksMax} bounds the run's length. */
+    static SimOptions fromSeed(long seed, int ticksMax, SimDisk.Mode diskMode) {
+        Prng p = new Prng(seed ^ 0x5DEECE66DL);
+        return new SimOptions(
+                seed,
+                ticksMax,
+                400,
+                10,
+                p.between(1, 4),
+                p.between(1, 4),
+                p.between(3, 15) * 100,
+                p.pick(new Integer[] {2, 10, 60, 200}),
+                p.pick(0.1, 0.3, 0.7),
+                p.pick(0.0, 0.0, 0.002, 0.01),
+                p.pick(new Integer[] {20, 100, 300}),
+                p.between(1, 6),
+                p.pick(0.3, 0.6, 0.9),
+                p.pick(0.0, 0.1, 0.25),
+                p.pick(0.0, 0.0, 0.005, 0.02),
+                p.pick(0.0, 0.002, 0.01, 0.03),
+                p.pick(new Integer[] {1, 10, 50, 300}),
+                p.pick(0.0, 0.5, 1.0),
+                p.pick(0.0, 1.0, 4.0, 15.0),
+                p.pick(new Integer[] {5, 20, 60}),
+                p.between(2, 40),
+                p.between(1, 3),
+                p.pick(0.0, 1.0, 3.0, 8.0),
+                p.pick(new Integer[] {5, 20, 50}),
+                p.pick(0.0, 0.3, 0.8),
+                p.pick(0.0, 0.5, 0.9),
+                p.pick(0.0, 0.0, 0.001, 0.01),
+                diskMode);
+    }
+
+    /** The VOPR-style header: the seed and every option it drew, one line. */
+    String describe() {
+        return String.format(Locale.ROOT, "SEED=%d ticksMax=%d msPerTick=%d clientCount=%d pipelineDepth=%d "
+                        + "sessionTimeoutMs=%d reconnectDelayTicksMax=%d opProbability=%.3f clientPauseProbability=%.3f "
+                        + "clientPauseTicksMax=%d keyCount=%d writeFraction=%.2f multiProbability=%.2f "
+                        + "closeSessionProbability=%.3f crashProbability=%.3f restartDelayTicksMax=%d "
+                        + "tornWriteProbability=%.2f syncDelayTicksMean=%.1f syncDelayTicksMax=%d snapCount=%d "
+                        + "snapRetainCount=%d delayTicksMean=%.1f delayTicksMax=%d splitProbability=%.2f "
+                        + "coalesceProbability=%.2f connectionBreakProbability=%.3f diskMode=%s",
+                seed, ticksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs, reconnectDelayTicksMax,
+                opProbability, clientPauseProbability, clientPauseTicksMax, keyCount, writeFraction, multiProbability,
+                closeSessionProbability, crashProbability, restartDelayTicksMax, tornWriteProbability,
+                syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean, delayTicksMax,
+                splitProbability, coalesceProbability, connectionBreakProbability, diskMode);
+    }
+
+    SimNetwork.Options network() {
+        return new SimNetwork.Options(delayTicksMean, delayTicksMax, splitProbability, coalesceProbability,
+                connectionBreakProbability);
+    }
+
+    SimClient.Options client() {
+        return new SimClient.Options(pipelineDepth, sessionTimeoutMs, reconnectDelayTicksMax, opProbability,
+                clientPauseProbability, clientPauseTicksMax);
+    }
+
+    Workload.Options workload() {
+        return new Workload.Options(keyCount, writeFraction, multiProbability, closeSessionProbability);
+    }
+}

@@ -1,0 +1,57 @@
+package io.zabkit.sim;
+
+import java.util.List;
+
+/**
+ * What one run did: the violation if any (null when every property held), the trace hash that makes
+ * two runs of one seed comparable, the figures, and the failure report ready to print.
+ */
+record SimResult(SimOptions options, Violation violation, long traceHash, long traceEvents, long ticks,
+                 Stats stats, List<String> lastEvents, History history) {
+
+    /** Counts that show the run exercised what it claims to. */
+    record Stats(long opsInvoked, long opsOk, long opsFail, long opsInfo, long crashes, long restartsCompared,
+                 long pathsChecked, long repliesChecked, long eventsChecked, long sessionsChecked, long maxAckedZxid) {}
+
+    boolean ok() {
+        return violation == null;
+    }
+
+    String replayCommand() {
+        StringBuilder s = new StringBuilder("make sim-replay SEED=" + options.seed());
+        if (options.ticksMax() != SimMain.TICKS_DEFAULT) {
+            s.append(" TICKS=").append(options.ticksMax());
+        }
+        if (options.diskMode() != SimDisk.Mode.HONEST) {
+            s.append(" DISK=").append(options.diskMode().name());
+        }
+        return s.toString();
+    }
+
+    /** The failure report: seed and options, the property, the last events, and how to replay. */
+    String report() {
+        StringBuilder s = new StringBuilder();
+        s.append(options.describe()).append('\n');
+        if (ok()) {
+            return s.append("ok\n").toString();
+        }
+        s.append("VIOLATION ").append(violation.getMessage()).append('\n');
+        s.append("last ").append(lastEvents.size()).append(" events (tick, event, details):\n");
+        for (String line : lastEvents) {
+            s.append("  ").append(line).append('\n');
+        }
+        s.append("replay: ").append(replayCommand()).append('\n');
+        s.append("   or: java -ea -cp sim/target/classes:$(cat sim/target/classpath.txt) io.zabkit.sim.SimMain --seed ")
+                .append(options.seed()).append(" --ticks ").append(options.ticksMax()).append(" --disk ")
+                .append(options.diskMode()).append(" --trace\n");
+        return s.toString();
+    }
+
+    String summary() {
+        return String.format("seed %d: %s ticks=%d ops=%d (ok %d, fail %d, info %d) crashes=%d restartsCompared=%d "
+                        + "maxAckedZxid=0x%x traceHash=%016x",
+                options.seed(), ok() ? "ok" : "VIOLATION " + violation.property(), ticks, stats.opsInvoked(),
+                stats.opsOk(), stats.opsFail(), stats.opsInfo(), stats.crashes(), stats.restartsCompared(),
+                stats.maxAckedZxid(), traceHash);
+    }
+}

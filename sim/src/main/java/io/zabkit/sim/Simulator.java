@@ -1,0 +1,252 @@
+package io.zabkit.sim;
+
+import io.zabkit.core.CoreConfig;
+import io.zabkit.core.ServerCore;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.zookeeper.proto.WatcherEvent;
+
+/**
+ * The driver (TigerBeetle's VOPR for one server): builds a server node and clients on a simulated
+ * network, disk and clock, all drawn from one seed, then runs a safety phase with faults (NodeCrash,
+ * NodeStart, connection breaks, client pauses) and a quiet phase without them in which every
+ * outstanding request must complete. Every step checks the core's invariants and the digest of its
+ * tree; every restart checks durability; clients check FIFO order and watch ordering as replies come.
+ */
+public final class Simulator {
+    static final int SERVER = 1;
+    static final int FIRST_CLIENT = 100;
+    private static final int TRACE_LINES_KEPT = 40;
+
+    private final SimOptions options;
+    private final SimClock clock;
+    private final Prng faults;
+    private final Trace trace;
+    private final History history;
+    private final SimNetwork network;
+    private final SimNode node;
+    private final List<SimClient> clients = new ArrayList<>();
+    private final Map<Integer, Integer> eventProcess = new HashMap<>();
+
+    private final TreeDigestChecker digests;
+    private final DurabilityChecker durability = new DurabilityChecker();
+    private final FifoClientOrderChecker fifo = new FifoClientOrderChecker();
+    private final WatchOrderingChecker watches = new WatchOrderingChecker();
+    private final EphemeralChecker ephemerals = new EphemeralChecker();
+
+    private long restartTick = -1;
+    private long opsInvoked;
+    private long opsOk;
+    private long opsFail;
+    private long opsInfo;
+
+    /**
+     * @param fullTrace where to print every event (a replay), or null
+     * @param recordHistory whether to keep the EDN history (for {@link SimResult#history()})
+     */
+    Simulator(SimOptions options, PrintStream fullTrace, boolean recordHistory) {
+        requireAssertions();
+        this.options = options;
+        Prng root = new Prng(options.seed());
+        this.clock = new SimClock(options.msPerTick());
+        this.trace = new Trace(clock, TRACE_LINES_KEPT, fullTrace);
+        this.history = new History(recordHistory, clock);
+        this.faults = root.fork();
+        this.network = new SimNetwork(clock, root.fork(), options.network(), trace);
+        CoreConfig defaults = CoreConfig.defaults(SERVER, SimOptions.TICK_TIME_MS, root.fork().nextLong());
+        CoreConfig config = new CoreConfig(defaults.serverId(), defaults.tickTimeMs(), defaults.minSessionTimeoutMs(),
+                defaults.maxSessionTimeoutMs(), defaults.maxClientCnxns(), defaults.maxBufferBytes(),
+                options.snapCount(), true, defaults.fourLetterWords(), defaults.sessionSecret(), "simulated");
+        this.digests = new TreeDigestChecker(config.serverId());
+        this.node = new SimNode(SERVER, config, options, root.fork(), clock, network, trace, digests::proposed);
+        network.attach(SERVER, node);
+        Workload workload = new Workload(options.workload());
+        ClientCodec codec = new ClientCodec(config.maxBufferBytes());
+        Observer observer = new Observer();
+        for (int i = 0; i < options.clientCount(); i++) {
+            int address = FIRST_CLIENT + i;
+            SimClient c = new SimClient(address, SERVER, options.client(), root.fork(), clock, network, codec,
+                    workload, observer, history, trace);
+            clients.add(c);
+            network.attach(address, c);
+            eventProcess.put(address, history.newProcess());
+        }
+    }
+
+    /** The VOPR refuses to run without assertions: they are half of the oracle. */
+    static void requireAssertions() {
+        boolean on = false;
+        assert on = true;
+        if (!on) {
+            throw new IllegalStateException("the simulator needs assertions: run java with -ea");
+        }
+    }
+
+    SimResult run() {
+        Violation violation = null;
+        try {
+            node.start();
+            digests.afterStep(node.core());
+            for (int t = 0; t < options.ticksMax(); t++) {
+                step(true);
+            }
+            quiet();
+        } catch (Violation v) {
+            violation = v;
+        } catch (AssertionError | RuntimeException e) {
+            violation = new Violation(e instanceof AssertionError ? "Assertion" : "Exception", describe(e));
+        }
+        if (violation != null) {
+            trace.event("VIOLATION", violation.getMessage());
+        }
+        return new SimResult(options, violation, trace.hash(), trace.events(), clock.tick(), stats(),
+                trace.lastLines(), history);
+    }
+
+    // ------------------------------------------------------------------
+
+    private void step(boolean faultsOn) {
+        clock.advance();
+        if (faultsOn) {
+            maybeCrashOrRestart();
+            network.maybeBreakConnections();
+        } else if (!node.isUp()) {
+            restart();
+        }
+        node.tick();
+        network.deliver();
+        for (SimClient c : clients) {
+            c.step(faultsOn);
+        }
+        if (node.isUp()) {
+            ServerCore core = node.core();
+            core.checkInvariants();
+            digests.afterStep(core);
+        }
+    }
+
+    private void maybeCrashOrRestart() {
+        if (node.isUp() && faults.chance(options.crashProbability())) {
+            history.nemesis("start-NodeCrash", ":node" + SERVER);
+            node.crash();
+            restartTick = clock.tick() + faults.between(1, options.restartDelayTicksMax());
+        } else if (!node.isUp() && clock.tick() >= restartTick) {
+            restart();
+        }
+    }
+
+    private void restart() {
+        history.nemesis("start-NodeStart", ":node" + SERVER);
+        node.start();
+        ServerCore core = node.core();
+        core.checkInvariants();
+        digests.afterRestart(core);
+        durability.check(core, "after NodeStart");
+        ephemerals.afterRestart(core);
+    }
+
+    /** The liveness phase: no faults, no new operations; every request still outstanding must complete. */
+    private void quiet() {
+        trace.event("quiet", "faults stop; outstanding requests must complete");
+        long sessionTicks = clock.ticksFor(options.sessionTimeoutMs()) * 2 + options.reconnectDelayTicksMax();
+        long end = clock.tick() + Math.max(options.quietTicksMax(), sessionTicks);
+        while (clock.tick() < end) {
+            step(false);
+        }
+        for (SimClient c : clients) {
+            if (c.outstandingOps() > 0) {
+                throw new Violation("Liveness", "client " + c.address() + " still has " + c.outstandingOps()
+                        + " requests outstanding after " + options.quietTicksMax() + " quiet ticks");
+            }
+        }
+        ServerCore core = node.core();
+        durability.check(core, "at the end of the run");
+        ephemerals.atEnd(core);
+    }
+
+    private SimResult.Stats stats() {
+        return new SimResult.Stats(opsInvoked, opsOk, opsFail, opsInfo, node.crashes(), digests.restartsCompared(),
+                durability.pathsChecked(), fifo.repliesChecked(), watches.eventsChecked(), ephemerals.sessionsChecked(),
+                durability.maxAckedZxid());
+    }
+
+    private static String describe(Throwable e) {
+        StringBuilder s = new StringBuilder(e.toString());
+        StackTraceElement[] st = e.getStackTrace();
+        for (int i = 0; i < Math.min(8, st.length); i++) {
+            s.append("\n      at ").append(st[i]);
+        }
+        return s.toString();
+    }
+
+    /** Fans client reports out to the history and the checkers. */
+    private final class Observer implements ClientObserver {
+        @Override
+        public void invoked(SimClient client, ClientOp op) {
+            opsInvoked++;
+            history.invoke(op);
+            durability.invoked(op);
+        }
+
+        @Override
+        public void completed(SimClient client, ClientOp op) {
+            switch (op.outcome) {
+                case OK -> opsOk++;
+                case FAIL -> opsFail++;
+                case INFO -> opsInfo++;
+            }
+            history.complete(op);
+            durability.completed(op);
+            watches.completed(op);
+            ephemerals.completed(op);
+        }
+
+        @Override
+        public void reply(SimClient client, long connId, int expectedXid, int xid, long zxid) {
+            fifo.reply(client, connId, expectedXid, xid, zxid);
+            watches.reply(connId, zxid);
+            durability.seen(zxid);
+        }
+
+        @Override
+        public void notification(SimClient client, long connId, WatcherEvent event, long zxid) {
+            watches.event(client, connId, event, zxid);
+            durability.seen(zxid);
+            history.watchEvent(eventProcess.get(client.address()), client.sessionId(), eventName(event.getType()),
+                    event.getPath(), zxid);
+        }
+
+        @Override
+        public void sessionStarted(SimClient client, long sessionId, boolean resumed) {
+            if (!resumed) {
+                history.session(eventProcess.get(client.address()), "connect", sessionId);
+            }
+        }
+
+        @Override
+        public void sessionEnded(SimClient client, long sessionId, boolean expired) {
+            if (expired) {
+                history.session(eventProcess.get(client.address()), "session-expired", sessionId);
+            }
+            ephemerals.sessionEnded(sessionId, expired, node.core());
+        }
+
+        @Override
+        public void disconnected(SimClient client, long connId) {
+            watches.disconnected(connId);
+        }
+
+        private String eventName(int type) {
+            return switch (type) {
+                case 1 -> "node-created";
+                case 2 -> "node-deleted";
+                case 3 -> "node-data-changed";
+                case 4 -> "node-children-changed";
+                default -> "unknown-" + type;
+            };
+        }
+    }
+}

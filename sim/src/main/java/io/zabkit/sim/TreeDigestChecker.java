@@ -1,0 +1,100 @@
+package io.zabkit.sim;
+
+import io.zabkit.core.ServerCore;
+import io.zabkit.pipeline.Applier;
+import io.zabkit.session.Sessions;
+import io.zabkit.tree.DataTree;
+import io.zabkit.txn.Txn;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * "Data trees are equal at equal zxids", in single-server form. Keeps the canonical chain of
+ * transactions the server handed to storage and replays it on a shadow tree, recording the digest at
+ * every zxid. The live server must match the shadow at its lastProcessed after every step, and a
+ * recovered server must match it at the zxid it recovered to (its history a prefix of the chain);
+ * after a restart the chain is cut back to what survived, since lost transactions' zxids are reused.
+ */
+final class TreeDigestChecker {
+    private final List<Txn> chain = new ArrayList<>();
+    private final Map<Long, Long> digestAt = new HashMap<>();
+    private final long serverId;
+    private DataTree shadow;
+    private Applier shadowApplier;
+    private long restartsCompared;
+
+    TreeDigestChecker(long serverId) {
+        this.serverId = serverId;
+        resetShadow();
+    }
+
+    long restartsCompared() {
+        return restartsCompared;
+    }
+
+    /** A batch the core handed to storage: the next part of the chain. */
+    void proposed(List<Txn> txns) {
+        for (Txn txn : txns) {
+            long last = chain.isEmpty() ? 0 : chain.get(chain.size() - 1).zxid();
+            if (txn.zxid() <= last) {
+                throw new Violation("TotalOrder", "the server proposed " + txn + " after " + Txn.zxidString(last));
+            }
+            chain.add(txn);
+            applyToShadow(txn);
+        }
+    }
+
+    /** After every step: the live tree equals the shadow at the same zxid. */
+    void afterStep(ServerCore core) {
+        compare(core, "after a step");
+    }
+
+    /** After a restart: the recovered tree equals the pre-crash state at the recovered zxid; the chain is cut there. */
+    void afterRestart(ServerCore core) {
+        long recovered = core.lastProcessedZxid();
+        compare(core, "after recovery");
+        restartsCompared++;
+        int keep = 0;
+        while (keep < chain.size() && chain.get(keep).zxid() <= recovered) {
+            keep++;
+        }
+        if (keep < chain.size()) {
+            chain.subList(keep, chain.size()).clear();
+            resetShadow();
+            for (Txn txn : chain) {
+                applyToShadow(txn);
+            }
+        }
+    }
+
+    private void compare(ServerCore core, String when) {
+        long zxid = core.lastProcessedZxid();
+        Long expected = digestAt.get(zxid);
+        if (expected == null) {
+            throw new Violation("TreeDigest", "the server is at " + Txn.zxidString(zxid) + " " + when
+                    + ", which it never proposed (chain ends at "
+                    + (chain.isEmpty() ? "0x0" : Txn.zxidString(chain.get(chain.size() - 1).zxid())) + ")");
+        }
+        long actual = core.tree().digest();
+        if (actual != expected) {
+            throw new Violation("TreeDigest", "data tree at " + Txn.zxidString(zxid) + " " + when + " has digest "
+                    + Long.toHexString(actual) + " but the history applied up to that zxid gives "
+                    + Long.toHexString(expected));
+        }
+    }
+
+    private void resetShadow() {
+        shadow = new DataTree();
+        shadowApplier = new Applier(shadow, new Sessions(serverId, 0), 0);
+        digestAt.clear();
+        digestAt.put(0L, shadow.digest());
+    }
+
+    private void applyToShadow(Txn txn) {
+        shadowApplier.apply(txn, 0);
+        shadow.watches().drainFired();
+        digestAt.put(txn.zxid(), shadow.digest());
+    }
+}

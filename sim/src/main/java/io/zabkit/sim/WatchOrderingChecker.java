@@ -1,0 +1,81 @@
+package io.zabkit.sim;
+
+import io.zabkit.tree.WatchKind;
+import io.zabkit.txn.Txn;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.apache.zookeeper.proto.WatcherEvent;
+
+/**
+ * WatchOrdering: a client sees a watch event before any reply that reflects the change that fired
+ * it (on one connection the event's zxid exceeds every reply zxid before it), and only for a watch it
+ * set on that connection and that has not fired yet (watches are one-shot).
+ */
+final class WatchOrderingChecker {
+    /** Per connection: the largest reply zxid so far, and the watches set ("d:" data, "c:" child + path). */
+    private static final class ConnView {
+        long maxReplyZxid;
+        final Set<String> watches = new HashSet<>();
+    }
+
+    private final Map<Long, ConnView> connections = new HashMap<>();
+    private long eventsChecked;
+
+    long eventsChecked() {
+        return eventsChecked;
+    }
+
+    void reply(long connId, long zxid) {
+        ConnView c = view(connId);
+        c.maxReplyZxid = Math.max(c.maxReplyZxid, zxid);
+    }
+
+    /** A read completed: an ok getData/exists sets a data watch (exists also on a missing node), getChildren a child watch. */
+    void completed(ClientOp op) {
+        if (!op.watch || op.outcome != ClientOp.Outcome.OK) {
+            return;
+        }
+        String key = op.kind == ClientOp.Kind.GET_CHILDREN ? "c:" + op.path : "d:" + op.path;
+        view(op.connId).watches.add(key);
+    }
+
+    void event(SimClient client, long connId, WatcherEvent e, long zxid) {
+        eventsChecked++;
+        ConnView c = view(connId);
+        String where = "client " + client.address() + " conn " + connId + " " + e.getPath() + " type " + e.getType();
+        if (zxid <= c.maxReplyZxid) {
+            throw new Violation("WatchOrdering", where + ": event for the change at " + Txn.zxidString(zxid)
+                    + " arrived after a reply at " + Txn.zxidString(c.maxReplyZxid) + " that already reflects it");
+        }
+        boolean data = c.watches.contains("d:" + e.getPath());
+        boolean child = c.watches.contains("c:" + e.getPath());
+        boolean matches = switch (e.getType()) {
+            case WatchKind.NODE_CREATED, WatchKind.NODE_DATA_CHANGED -> data;
+            case WatchKind.NODE_CHILDREN_CHANGED -> child;
+            case WatchKind.NODE_DELETED -> data || child;
+            default -> false;
+        };
+        if (!matches) {
+            throw new Violation("WatchOrdering", where + " at " + Txn.zxidString(zxid)
+                    + ": no watch of that kind was set on this connection (spurious or fired twice)");
+        }
+        if (e.getType() == WatchKind.NODE_CHILDREN_CHANGED) {
+            c.watches.remove("c:" + e.getPath());
+        } else if (e.getType() == WatchKind.NODE_DELETED) {
+            c.watches.remove("c:" + e.getPath());
+            c.watches.remove("d:" + e.getPath());
+        } else {
+            c.watches.remove("d:" + e.getPath());
+        }
+    }
+
+    void disconnected(long connId) {
+        connections.remove(connId);
+    }
+
+    private ConnView view(long connId) {
+        return connections.computeIfAbsent(connId, id -> new ConnView());
+    }
+}
