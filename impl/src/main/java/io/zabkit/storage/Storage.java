@@ -81,6 +81,11 @@ public final class Storage implements AutoCloseable {
             }
             if (segment.isTorn()) {
                 repairTornTail(segment);
+            } else if (segment.txns().isEmpty() && i == logs.size() - 1) {
+                // A crash right after a roll can leave only the header. The next append rolls to a file of
+                // the same name (the next zxid), so this one must go.
+                warn.accept(logDisk.describe() + "/" + segment.name() + " holds no transactions; deleting it");
+                logDisk.delete(segment.name());
             }
         }
         lastLoggedZxid = have;
