@@ -20,6 +20,12 @@ public final class Simulator {
     static final int SERVER = 1;
     static final int FIRST_CLIENT = 100;
     private static final int TRACE_LINES_KEPT = 40;
+    /** The core logs through System.Logger; a run reports through its trace instead. Held: JUL keeps loggers weakly. */
+    private static final java.util.logging.Logger CORE_LOG = java.util.logging.Logger.getLogger("zabkit");
+
+    static {
+        CORE_LOG.setLevel(java.util.logging.Level.OFF);
+    }
 
     private final SimOptions options;
     private final SimClock clock;
