@@ -71,7 +71,8 @@ final class Connection {
 
     Pending findWrite(long zxid) {
         for (Pending p : queue) {
-            if (p.zxid == zxid && p.result == null && p.ready == null) {
+            // A sync's zxid is the one it waits for, not its own: it must never take a write's result.
+            if (p.zxid == zxid && p.result == null && p.ready == null && p.request.isWrite()) {
                 return p;
             }
         }
