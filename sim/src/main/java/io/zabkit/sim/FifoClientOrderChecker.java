@@ -17,17 +17,16 @@ final class FifoClientOrderChecker {
         return repliesChecked;
     }
 
-    void reply(SimClient client, long connId, int expectedXid, int xid, long zxid) {
+    void reply(int client, long session, long connId, int expectedXid, int xid, long zxid) {
         repliesChecked++;
         if (xid != expectedXid) {
-            throw new Violation("FifoClientOrder", "client " + client.address() + " conn " + connId
+            throw new Violation("FifoClientOrder", "client " + client + " conn " + connId
                     + " got the reply to xid " + xid + " while the oldest outstanding request is "
                     + (expectedXid == Integer.MIN_VALUE ? "none" : "xid " + expectedXid));
         }
-        long session = client.sessionId();
         Long last = lastZxidBySession.get(session);
         if (last != null && zxid < last) {
-            throw new Violation("FifoClientOrder", "client " + client.address() + " session 0x"
+            throw new Violation("FifoClientOrder", "client " + client + " session 0x"
                     + Long.toHexString(session) + " got a reply at zxid " + Txn.zxidString(zxid) + " after one at "
                     + Txn.zxidString(last) + ": its view went back in time");
         }

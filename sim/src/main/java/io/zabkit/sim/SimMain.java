@@ -16,7 +16,12 @@ public final class SimMain {
     static final int TICKS_DEFAULT = 600;
 
     public static void main(String[] args) throws IOException {
-        Simulator.requireAssertions();
+        try {
+            Simulator.requireAssertions();
+        } catch (IllegalStateException e) {
+            System.err.println("sim: " + e.getMessage());
+            System.exit(2);
+        }
         long seed = System.nanoTime();
         long seeds = 1;
         int ticks = TICKS_DEFAULT;

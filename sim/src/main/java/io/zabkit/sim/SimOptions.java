@@ -72,6 +72,15 @@ record SimOptions(
                 diskMode);
     }
 
+    /** The same run with NodeCrash forced on: for tests that need crashes whatever the seed drew. */
+    SimOptions withCrashes(double crashProbability, int restartDelayTicksMax) {
+        return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
+                reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
+                writeFraction, multiProbability, closeSessionProbability, crashProbability, restartDelayTicksMax,
+                tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
+                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode);
+    }
+
     /** The VOPR-style header: the seed and every option it drew, one line. */
     String describe() {
         return String.format(Locale.ROOT, "SEED=%d ticksMax=%d msPerTick=%d clientCount=%d pipelineDepth=%d "

@@ -212,14 +212,14 @@ public final class Simulator {
 
         @Override
         public void reply(SimClient client, long connId, int expectedXid, int xid, long zxid) {
-            fifo.reply(client, connId, expectedXid, xid, zxid);
+            fifo.reply(client.address(), client.sessionId(), connId, expectedXid, xid, zxid);
             watches.reply(connId, zxid);
             durability.seen(zxid);
         }
 
         @Override
         public void notification(SimClient client, long connId, WatcherEvent event, long zxid) {
-            watches.event(client, connId, event, zxid);
+            watches.event(client.address(), connId, event, zxid);
             durability.seen(zxid);
             history.watchEvent(eventProcess.get(client.address()), client.sessionId(), eventName(event.getType()),
                     event.getPath(), zxid);

@@ -41,10 +41,10 @@ final class WatchOrderingChecker {
         view(op.connId).watches.add(key);
     }
 
-    void event(SimClient client, long connId, WatcherEvent e, long zxid) {
+    void event(int client, long connId, WatcherEvent e, long zxid) {
         eventsChecked++;
         ConnView c = view(connId);
-        String where = "client " + client.address() + " conn " + connId + " " + e.getPath() + " type " + e.getType();
+        String where = "client " + client + " conn " + connId + " " + e.getPath() + " type " + e.getType();
         if (zxid <= c.maxReplyZxid) {
             throw new Violation("WatchOrdering", where + ": event for the change at " + Txn.zxidString(zxid)
                     + " arrived after a reply at " + Txn.zxidString(c.maxReplyZxid) + " that already reflects it");
