@@ -134,6 +134,13 @@ final class SimClient implements Endpoint {
             connId = network.connect(address, server);
             return;
         }
+        if (phase == Phase.HANDSHAKE && sessionId != 0 && issueOps && freeSlot() >= 0
+                && prng.chance(options.opProbability() / 4)) {
+            // As a real client does with requests queued while disconnected: sent right behind the
+            // ConnectRequest of a resumed session, before its answer.
+            invoke(workload.next(prng, address, p -> knownVersions.getOrDefault(p, 0), ownSequential));
+            return;
+        }
         if (phase != Phase.CONNECTED || closing) {
             return;
         }

@@ -28,6 +28,9 @@ final class SimNetwork {
     /** One segment in flight; {@code fin} marks a graceful close that follows the bytes before it. */
     private record Segment(long deliverTick, byte[] bytes, boolean fin) {}
 
+    /** A side of a broken connection that has not noticed yet (no keepalive has failed so far). */
+    private record LateClose(long noticeTick, int address, long connId) {}
+
     /** One direction of a connection. Invariant: deliverTick is non-decreasing along the queue (FIFO). */
     private static final class Pipe {
         final Deque<Segment> inFlight = new ArrayDeque<>();
@@ -66,6 +69,7 @@ final class SimNetwork {
     private final Map<Integer, Endpoint> endpoints = new TreeMap<>();
     private final Map<Integer, Boolean> up = new TreeMap<>();
     private final Map<Long, Connection> connections = new TreeMap<>();
+    private final Deque<LateClose> lateCloses = new ArrayDeque<>();
     private long nextConnId = 1;
     private long bytesDelivered;
 
@@ -131,6 +135,7 @@ final class SimNetwork {
     /** The endpoint crashed (NodeCrash) or restarted: its connections break, and the peers notice. */
     void down(int address) {
         up.put(address, false);
+        lateCloses.removeIf(late -> late.address() == address);
         for (Connection c : new ArrayList<>(connections.values())) {
             if (c.state != State.CLOSED && (c.client == address || c.server == address)) {
                 breakConnection(c, "endpoint " + address + " down");
@@ -157,6 +162,15 @@ final class SimNetwork {
     /** Delivers everything due by now, connection by connection in id order. */
     void deliver() {
         long now = clock.tick();
+        for (int i = lateCloses.size(); i > 0; i--) {
+            LateClose late = lateCloses.removeFirst();
+            if (late.noticeTick() > now) {
+                lateCloses.addLast(late);
+            } else if (up.getOrDefault(late.address(), false)) {
+                trace.event("net.noticed", "conn " + late.connId() + " break noticed by " + late.address());
+                endpoints.get(late.address()).closed(late.connId());
+            }
+        }
         for (Connection c : new ArrayList<>(connections.values())) {
             if (c.state == State.CONNECTING && c.openTick <= now) {
                 open(c);
@@ -242,7 +256,14 @@ final class SimNetwork {
             endpoints.get(c.client).closed(c.id);
         }
         if (wasOpen && up.getOrDefault(c.server, false)) {
-            endpoints.get(c.server).closed(c.id);
+            // A reset reaches the client at once, but the server may only notice much later: meanwhile
+            // the client reconnects and the session moves to a new connection.
+            int lateTicks = why.equals("random break") ? prng.delay(options.delayTicksMean() * 4 + 2, 200) : 0;
+            if (lateTicks == 0) {
+                endpoints.get(c.server).closed(c.id);
+            } else {
+                lateCloses.addLast(new LateClose(clock.tick() + lateTicks, c.server, c.id));
+            }
         }
     }
 
