@@ -53,6 +53,15 @@ final class EphemeralChecker {
         }
     }
 
+    boolean allEndedSessionsGone(ServerCore core) {
+        for (long sessionId : ended.keySet()) {
+            if (core.sessions().exists(sessionId)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private void checkGone(long sessionId, ServerCore core, String when) {
         sessionsChecked++;
         String s = "session 0x" + Long.toHexString(sessionId);

@@ -75,11 +75,15 @@ public final class SimMain {
         long ops = 0;
         long crashes = 0;
         long restarts = 0;
+        long reads = 0;
+        long events = 0;
         for (long i = 0; i < count; i++) {
             SimResult r = new Simulator(SimOptions.fromSeed(first + i, ticks, disk), null, false).run();
             ops += r.stats().opsInvoked();
             crashes += r.stats().crashes();
             restarts += r.stats().restartsCompared();
+            reads += r.stats().readsChecked();
+            events += r.stats().eventsChecked();
             if (!r.ok()) {
                 failures.add(r);
                 if (failures.size() <= 3) {
@@ -96,8 +100,8 @@ public final class SimMain {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         out.printf(Locale.ROOT, "summary: %d seeds in %.1f s (%.1f seeds/s), %d client ops, %d NodeCrash, "
-                + "%d recoveries compared, %d failures%n", count, seconds, count / seconds, ops, crashes, restarts,
-                failures.size());
+                + "%d recoveries compared, %d reads and %d watch events checked, %d failures%n", count, seconds,
+                count / seconds, ops, crashes, restarts, reads, events, failures.size());
         for (SimResult r : failures) {
             out.println("  failed seed " + r.options().seed() + " (" + r.violation().property() + "): "
                     + r.replayCommand());

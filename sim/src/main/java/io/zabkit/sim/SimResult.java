@@ -11,7 +11,8 @@ record SimResult(SimOptions options, Violation violation, long traceHash, long t
 
     /** Counts that show the run exercised what it claims to. */
     record Stats(long opsInvoked, long opsOk, long opsFail, long opsInfo, long crashes, long restartsCompared,
-                 long pathsChecked, long repliesChecked, long eventsChecked, long sessionsChecked, long maxAckedZxid) {}
+                 long pathsChecked, long repliesChecked, long eventsChecked, long sessionsChecked, long readsChecked,
+                 long maxAckedZxid) {}
 
     boolean ok() {
         return violation == null;
@@ -49,9 +50,9 @@ record SimResult(SimOptions options, Violation violation, long traceHash, long t
 
     String summary() {
         return String.format("seed %d: %s ticks=%d ops=%d (ok %d, fail %d, info %d) crashes=%d restartsCompared=%d "
-                        + "maxAckedZxid=0x%x traceHash=%016x",
+                        + "readsChecked=%d eventsChecked=%d maxAckedZxid=0x%x traceHash=%016x",
                 options.seed(), ok() ? "ok" : "VIOLATION " + violation.property(), ticks, stats.opsInvoked(),
                 stats.opsOk(), stats.opsFail(), stats.opsInfo(), stats.crashes(), stats.restartsCompared(),
-                stats.maxAckedZxid(), traceHash);
+                stats.readsChecked(), stats.eventsChecked(), stats.maxAckedZxid(), traceHash);
     }
 }

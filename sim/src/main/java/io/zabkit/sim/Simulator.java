@@ -42,6 +42,7 @@ public final class Simulator {
     private final FifoClientOrderChecker fifo = new FifoClientOrderChecker();
     private final WatchOrderingChecker watches = new WatchOrderingChecker();
     private final EphemeralChecker ephemerals = new EphemeralChecker();
+    private final ReadChecker reads;
 
     private long restartTick = -1;
     private long opsInvoked;
@@ -67,6 +68,8 @@ public final class Simulator {
                 defaults.maxSessionTimeoutMs(), defaults.maxClientCnxns(), defaults.maxBufferBytes(),
                 options.snapCount(), true, defaults.fourLetterWords(), defaults.sessionSecret(), "simulated");
         this.digests = new TreeDigestChecker(config.serverId());
+        this.reads = new ReadChecker(Workload.readPaths(options.workload()));
+        digests.listen(reads);
         this.node = new SimNode(SERVER, config, options, root.fork(), clock, network, trace, digests::proposed);
         network.attach(SERVER, node);
         Workload workload = new Workload(options.workload());
@@ -158,14 +161,15 @@ public final class Simulator {
     private void quiet() {
         trace.event("quiet", "faults stop; outstanding requests must complete");
         long sessionTicks = clock.ticksFor(options.sessionTimeoutMs()) * 2 + options.reconnectDelayTicksMax();
-        long end = clock.tick() + Math.max(options.quietTicksMax(), sessionTicks);
-        while (clock.tick() < end) {
+        long quietTicks = Math.max(options.quietTicksMax(), sessionTicks);
+        long end = clock.tick() + quietTicks;
+        while (clock.tick() < end && !settled()) {
             step(false);
         }
         for (SimClient c : clients) {
             if (c.outstandingOps() > 0) {
                 throw new Violation("Liveness", "client " + c.address() + " still has " + c.outstandingOps()
-                        + " requests outstanding after " + options.quietTicksMax() + " quiet ticks");
+                        + " requests outstanding after " + quietTicks + " quiet ticks");
             }
         }
         ServerCore core = node.core();
@@ -173,10 +177,20 @@ public final class Simulator {
         ephemerals.atEnd(core);
     }
 
+    /** Nothing left to wait for: no request outstanding, every ended session gone from the server. */
+    private boolean settled() {
+        for (SimClient c : clients) {
+            if (c.outstandingOps() > 0) {
+                return false;
+            }
+        }
+        return node.isUp() && ephemerals.allEndedSessionsGone(node.core());
+    }
+
     private SimResult.Stats stats() {
         return new SimResult.Stats(opsInvoked, opsOk, opsFail, opsInfo, node.crashes(), digests.restartsCompared(),
                 durability.pathsChecked(), fifo.repliesChecked(), watches.eventsChecked(), ephemerals.sessionsChecked(),
-                durability.maxAckedZxid());
+                reads.readsChecked(), durability.maxAckedZxid());
     }
 
     private static String describe(Throwable e) {
@@ -208,6 +222,7 @@ public final class Simulator {
             durability.completed(op);
             watches.completed(op);
             ephemerals.completed(op);
+            reads.completed(op);
         }
 
         @Override

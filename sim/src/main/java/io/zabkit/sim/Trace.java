@@ -1,7 +1,6 @@
 package io.zabkit.sim;
 
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -16,7 +15,14 @@ final class Trace {
     private final SimClock clock;
     private final int keepLines;
     private final PrintStream full;
-    private final Deque<String> last = new ArrayDeque<>();
+    /** The last events, formatted only when a failure report asks for them. */
+    private record Event(long tick, String kind, String detail) {
+        String line() {
+            return String.format("%6d %-14s %s", tick, kind, detail);
+        }
+    }
+
+    private final Deque<Event> last = new ArrayDeque<>();
     private long hash = 0xcbf29ce484222325L;
     private long events;
 
@@ -28,21 +34,25 @@ final class Trace {
     }
 
     void event(String kind, String detail) {
-        String line = String.format("%6d %-14s %s", clock.tick(), kind, detail);
         events++;
-        for (byte b : line.getBytes(StandardCharsets.UTF_8)) {
-            hash = (hash ^ (b & 0xff)) * 0x100000001b3L;
-        }
-        hash = (hash ^ '\n') * 0x100000001b3L;
+        hash = mix(hash, clock.tick());
+        hash = mix(hash, kind.hashCode());
+        hash = mix(hash, detail.hashCode());
+        Event e = new Event(clock.tick(), kind, detail);
         if (full != null) {
-            full.println(line);
+            full.println(e.line());
         }
         if (keepLines > 0) {
             if (last.size() == keepLines) {
                 last.removeFirst();
             }
-            last.addLast(line);
+            last.addLast(e);
         }
+    }
+
+    /** FNV-style folding; String.hashCode is specified by the JLS, so the hash is the same on every JVM. */
+    private static long mix(long h, long v) {
+        return (h ^ v) * 0x100000001b3L;
     }
 
     long hash() {
@@ -54,6 +64,10 @@ final class Trace {
     }
 
     List<String> lastLines() {
-        return new ArrayList<>(last);
+        List<String> lines = new ArrayList<>(last.size());
+        for (Event e : last) {
+            lines.add(e.line());
+        }
+        return lines;
     }
 }

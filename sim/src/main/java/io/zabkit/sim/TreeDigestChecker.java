@@ -18,9 +18,17 @@ import java.util.Map;
  * after a restart the chain is cut back to what survived, since lost transactions' zxids are reused.
  */
 final class TreeDigestChecker {
+    /** Follows the shadow tree: told of every transaction applied to it, and when it restarts from zxid 0. */
+    interface ShadowListener {
+        void reset();
+
+        void applied(long zxid, DataTree shadow);
+    }
+
     private final List<Txn> chain = new ArrayList<>();
     private final Map<Long, Long> digestAt = new HashMap<>();
     private final long serverId;
+    private final List<ShadowListener> listeners = new ArrayList<>();
     private DataTree shadow;
     private Applier shadowApplier;
     private long restartsCompared;
@@ -28,6 +36,12 @@ final class TreeDigestChecker {
     TreeDigestChecker(long serverId) {
         this.serverId = serverId;
         resetShadow();
+    }
+
+    void listen(ShadowListener listener) {
+        listeners.add(listener);
+        listener.reset();
+        listener.applied(0, shadow);
     }
 
     long restartsCompared() {
@@ -90,11 +104,18 @@ final class TreeDigestChecker {
         shadowApplier = new Applier(shadow, new Sessions(serverId, 0), 0);
         digestAt.clear();
         digestAt.put(0L, shadow.digest());
+        for (ShadowListener l : listeners) {
+            l.reset();
+            l.applied(0, shadow);
+        }
     }
 
     private void applyToShadow(Txn txn) {
         shadowApplier.apply(txn, 0);
         shadow.watches().drainFired();
         digestAt.put(txn.zxid(), shadow.digest());
+        for (ShadowListener l : listeners) {
+            l.applied(txn.zxid(), shadow);
+        }
     }
 }

@@ -98,6 +98,19 @@ final class Workload {
         return new ClientOp(ClientOp.Kind.MULTI, null, null, -1, null, false, ops);
     }
 
+    /** Every path a read of this workload names, for the ReadChecker. */
+    static List<String> readPaths(Options options) {
+        List<String> paths = new ArrayList<>();
+        paths.add("/");
+        for (int i = 0; i < options.keyCount(); i++) {
+            paths.add("/k" + i);
+        }
+        for (int i = 0; i < Math.max(1, options.keyCount() / 2); i++) {
+            paths.add("/e" + i);
+        }
+        return paths;
+    }
+
     private String key(Prng prng) {
         return "/k" + prng.below(options.keyCount());
     }

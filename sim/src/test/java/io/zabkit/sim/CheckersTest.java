@@ -110,4 +110,31 @@ class CheckersTest {
         WatcherEvent children = new WatcherEvent(WatchKind.NODE_CHILDREN_CHANGED, WatchKind.SYNC_CONNECTED, "/b");
         assertEquals("WatchOrdering", assertThrows(Violation.class, () -> ok.event(100, 1, children, 8)).property());
     }
+
+    @Test
+    void readCheckerCatchesAReadThatDoesNotMatchTheHistoryAtItsZxid() {
+        TreeDigestChecker digests = new TreeDigestChecker(1);
+        ReadChecker reads = new ReadChecker(List.of("/", "/a"));
+        digests.listen(reads);
+        digests.proposed(List.of(create(1, "/a", "x")));
+        reads.completed(read("/a", 1, "x", ClientOp.Outcome.OK));
+        reads.completed(read("/a", 0, null, ClientOp.Outcome.FAIL));
+        assertEquals("ReadsAtZxid", assertThrows(Violation.class,
+                () -> reads.completed(read("/a", 1, "y", ClientOp.Outcome.OK))).property());
+        assertEquals("ReadsAtZxid", assertThrows(Violation.class,
+                () -> reads.completed(read("/a", 1, null, ClientOp.Outcome.FAIL))).property());
+    }
+
+    private static ClientOp read(String path, long zxid, String data, ClientOp.Outcome outcome) {
+        ClientOp op = new ClientOp(ClientOp.Kind.GET_DATA, path, null, -1, null, false, List.of());
+        op.outcome = outcome;
+        op.zxid = zxid;
+        if (outcome == ClientOp.Outcome.OK) {
+            op.readData = data.getBytes(StandardCharsets.UTF_8);
+            op.stat = new org.apache.zookeeper.data.Stat(zxid, zxid, 1000, 1000, 0, 0, 0, 0, data.length(), 0, zxid);
+        } else {
+            op.err = io.zabkit.wire.Err.NO_NODE;
+        }
+        return op;
+    }
 }
