@@ -37,6 +37,7 @@ import org.apache.zookeeper.proto.WatcherEvent;
 public final class ClientCodec {
     public static final int NOTIFICATION_XID = -1;
     public static final int PING_XID = -2;
+    public static final int SET_WATCHES_XID = -8;
     public static final List<ACL> OPEN_ACL = List.of(new ACL(31, new Id("world", "anyone")));
 
     private final int maxBufferBytes;
@@ -113,7 +114,7 @@ public final class ClientCodec {
             e.deserialize(in, "response");
             return new Reply(h.getXid(), h.getZxid(), h.getErr(), e, List.of());
         }
-        if (h.getXid() == PING_XID) {
+        if (h.getXid() == PING_XID || h.getXid() == SET_WATCHES_XID) {
             return new Reply(h.getXid(), h.getZxid(), h.getErr(), null, List.of());
         }
         if (requestType == OpCode.MULTI) {

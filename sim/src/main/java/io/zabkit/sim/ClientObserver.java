@@ -13,6 +13,10 @@ interface ClientObserver {
 
     void notification(SimClient client, long connId, WatcherEvent event, long zxid);
 
+    /** The client re-sent its watches (SetWatches) on a new connection of a resumed session. */
+    void watchesRestored(SimClient client, long connId, java.util.List<String> data, java.util.List<String> exist,
+                         java.util.List<String> child);
+
     void sessionStarted(SimClient client, long sessionId, boolean resumed);
 
     /** The session is gone: expired (learned on reconnect) or closed by this client's closeSession. */

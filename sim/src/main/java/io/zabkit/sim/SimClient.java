@@ -9,6 +9,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.jute.Record;
 import org.apache.zookeeper.data.Stat;
 import org.apache.zookeeper.proto.CheckVersionRequest;
@@ -72,6 +73,11 @@ final class SimClient implements Endpoint {
     private final int[] slotProcess;
     private final boolean[] slotBusy;
     private final Map<String, Integer> knownVersions = new HashMap<>();
+    /** Watches this session holds, as a ZooKeeper client's watch manager does; re-sent with SetWatches. */
+    /** Watched path -> zxid of the read that set the watch (the state it saw). */
+    private final TreeMap<String, Long> dataWatches = new TreeMap<>();
+    private final TreeMap<String, Long> existWatches = new TreeMap<>();
+    private final TreeMap<String, Long> childWatches = new TreeMap<>();
     private final List<String> ownSequential = new ArrayList<>();
 
     SimClient(int address, int server, Options options, Prng prng, SimClock clock, SimNetwork network,
@@ -111,7 +117,33 @@ final class SimClient implements Endpoint {
     }
 
     boolean isConnected() {
-        return phase == Phase.CONNECTED;
+        return phase == Phase.CONNECTED && !closing;
+    }
+
+    /**
+     * Watches this client still holds although the server's tree changed since the zxid each was set
+     * at: their events were lost. Only meaningful when connected and idle.
+     */
+    List<String> watchesMissingTheirEvent(io.zabkit.tree.DataTree tree) {
+        List<String> lost = new ArrayList<>();
+        for (Map.Entry<String, Long> w : dataWatches.entrySet()) {
+            io.zabkit.tree.Znode n = tree.get(w.getKey());
+            if (n == null || n.stat().getCzxid() > w.getValue() || n.mzxid() > w.getValue()) {
+                lost.add("data watch on " + w.getKey() + " set at 0x" + Long.toHexString(w.getValue()));
+            }
+        }
+        for (Map.Entry<String, Long> w : existWatches.entrySet()) {
+            if (tree.get(w.getKey()) != null) {
+                lost.add("exists watch on " + w.getKey() + " set at 0x" + Long.toHexString(w.getValue()));
+            }
+        }
+        for (Map.Entry<String, Long> w : childWatches.entrySet()) {
+            io.zabkit.tree.Znode n = tree.get(w.getKey());
+            if (n == null || n.pzxid() > w.getValue()) {
+                lost.add("child watch on " + w.getKey() + " set at 0x" + Long.toHexString(w.getValue()));
+            }
+        }
+        return lost;
     }
 
     /**
@@ -170,6 +202,9 @@ final class SimClient implements Endpoint {
                 + Long.toHexString(sessionId) + " lastZxidSeen=0x" + Long.toHexString(lastZxidSeen));
         network.send(connId, address, codec.connect(lastZxidSeen, options.sessionTimeoutMs(), sessionId, password));
         lastSendTick = clock.tick();
+        if (sessionId != 0 && !(dataWatches.isEmpty() && existWatches.isEmpty() && childWatches.isEmpty())) {
+            restoreWatches();
+        }
     }
 
     @Override
@@ -251,13 +286,14 @@ final class SimClient implements Endpoint {
             trace.event("client.event", "client " + address + " " + r.event().getPath() + " type "
                     + r.event().getType() + " zxid=0x" + Long.toHexString(r.zxid()));
             observer.notification(this, connId, r.event(), r.zxid());
+            watchFired(r.event().getType(), r.event().getPath());
             return;
         }
         observer.reply(this, connId, head == null ? Integer.MIN_VALUE : head.xid(), r.xid(), r.zxid());
         assert head != null && head.xid() == r.xid() : "the FifoClientOrder checker must have stopped the run";
         outstanding.removeFirst();
         if (head.op() == null) {
-            return; // a ping
+            return; // a ping or SetWatches
         }
         if (r.zxid() > lastZxidSeen) {
             lastZxidSeen = r.zxid();
@@ -268,8 +304,55 @@ final class SimClient implements Endpoint {
         boolean ok = op.kind == ClientOp.Kind.MULTI ? multiOk(r)
                 : r.err() == Err.OK || (op.kind == ClientOp.Kind.EXISTS && r.err() == Err.NO_NODE);
         complete(op, ok ? ClientOp.Outcome.OK : ClientOp.Outcome.FAIL, r.err(), r.zxid());
+        watchSet(op);
         if (op.kind == ClientOp.Kind.CLOSE_SESSION && ok) {
             closing = true; // the server closes the connection after this reply
+        }
+    }
+
+    /**
+     * Re-registers the session's watches on the new connection right behind the ConnectRequest and
+     * before any other request, as ZooKeeper's client does: changes missed since lastZxidSeen fire at
+     * once, before any reply that could reflect them.
+     */
+    private void restoreWatches() {
+        List<String> data = new ArrayList<>(dataWatches.keySet());
+        List<String> exist = new ArrayList<>(existWatches.keySet());
+        List<String> child = new ArrayList<>(childWatches.keySet());
+        trace.event("client.setWatches", "client " + address + " relativeZxid=0x" + Long.toHexString(lastZxidSeen)
+                + " data " + data + " exist " + exist + " child " + child);
+        observer.watchesRestored(this, connId, data, exist, child);
+        send(new Pending(ClientCodec.SET_WATCHES_XID, OpCode.SET_WATCHES, null),
+                codec.request(ClientCodec.SET_WATCHES_XID, OpCode.SET_WATCHES,
+                        new org.apache.zookeeper.proto.SetWatches(lastZxidSeen, data, exist, child)));
+    }
+
+    /** A watch event consumes the client's watches it fires, as in ZooKeeper's client. */
+    private void watchFired(int type, String path) {
+        switch (type) {
+            case 1, 3 -> {
+                dataWatches.remove(path);
+                existWatches.remove(path);
+            }
+            case 4 -> childWatches.remove(path);
+            case 2 -> {
+                dataWatches.remove(path);
+                existWatches.remove(path);
+                childWatches.remove(path);
+            }
+            default -> { }
+        }
+    }
+
+    private void watchSet(ClientOp op) {
+        if (!op.watch || !op.isOk()) {
+            return;
+        }
+        switch (op.kind) {
+            case GET_DATA -> dataWatches.putIfAbsent(op.path, op.zxid);
+            case EXISTS -> (op.stat == null ? existWatches : dataWatches).putIfAbsent(op.path, op.zxid);
+            case GET_CHILDREN -> childWatches.putIfAbsent(op.path, op.zxid);
+            default -> { }
         }
     }
 
@@ -363,6 +446,9 @@ final class SimClient implements Endpoint {
         lastZxidSeen = 0; // a new session is a new handle
         knownVersions.clear();
         ownSequential.clear();
+        dataWatches.clear();
+        existWatches.clear();
+        childWatches.clear();
     }
 
     private void send(Pending p, byte[] bytes) {

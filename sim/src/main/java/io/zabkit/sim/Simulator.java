@@ -172,9 +172,22 @@ public final class Simulator {
                         + " requests outstanding after " + quietTicks + " quiet ticks");
             }
         }
+        for (int i = 0; i < options.delayTicksMax() + 2; i++) {
+            step(false); // let events in flight arrive
+        }
         ServerCore core = node.core();
         durability.check(core, "at the end of the run");
         ephemerals.atEnd(core);
+        for (SimClient c : clients) {
+            if (c.isConnected() && c.outstandingOps() == 0) {
+                List<String> lost = c.watchesMissingTheirEvent(core.tree());
+                if (!lost.isEmpty()) {
+                    throw new Violation("WatchDelivery", "client " + c.address() + " session 0x"
+                            + Long.toHexString(c.sessionId()) + " never got the event for: " + lost
+                            + " (server at " + io.zabkit.txn.Txn.zxidString(core.lastProcessedZxid()) + ")");
+                }
+            }
+        }
     }
 
     /** Nothing left to wait for: no request outstanding, every ended session gone from the server. */
@@ -238,6 +251,12 @@ public final class Simulator {
             durability.seen(zxid);
             history.watchEvent(eventProcess.get(client.address()), client.sessionId(), eventName(event.getType()),
                     event.getPath(), zxid);
+        }
+
+        @Override
+        public void watchesRestored(SimClient client, long connId, List<String> data, List<String> exist,
+                                    List<String> child) {
+            watches.restored(connId, data, exist, child);
         }
 
         @Override

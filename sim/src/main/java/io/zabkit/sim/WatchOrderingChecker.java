@@ -4,6 +4,7 @@ import io.zabkit.tree.WatchKind;
 import io.zabkit.txn.Txn;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.zookeeper.proto.WatcherEvent;
@@ -39,6 +40,20 @@ final class WatchOrderingChecker {
         }
         String key = op.kind == ClientOp.Kind.GET_CHILDREN ? "c:" + op.path : "d:" + op.path;
         view(op.connId).watches.add(key);
+    }
+
+    /** SetWatches re-registered these on a new connection; missed changes may fire at once. */
+    void restored(long connId, List<String> data, List<String> exist, List<String> child) {
+        ConnView c = view(connId);
+        for (String p : data) {
+            c.watches.add("d:" + p);
+        }
+        for (String p : exist) {
+            c.watches.add("d:" + p);
+        }
+        for (String p : child) {
+            c.watches.add("c:" + p);
+        }
     }
 
     void event(int client, long connId, WatcherEvent e, long zxid) {
