@@ -18,7 +18,7 @@ import java.util.TreeMap;
  * {@link TreeDigestChecker}, recording the states of the paths the workload reads.
  */
 final class ReadChecker implements TreeDigestChecker.ShadowListener {
-    /** A path's state from {@code zxid} on; children only for "/". */
+    /** A path's state from {@code zxid} on. */
     private record State(long zxid, boolean exists, byte[] data, int version, long mzxid, List<String> children) {}
 
     private final Map<String, List<State>> history = new TreeMap<>();
@@ -66,7 +66,8 @@ final class ReadChecker implements TreeDigestChecker.ShadowListener {
         String got;
         boolean ok;
         if (op.kind == ClientOp.Kind.GET_CHILDREN) {
-            ok = op.isOk() && expected.exists() && expected.children().equals(op.children);
+            ok = op.isOk() ? expected.exists() && expected.children().equals(op.children)
+                    : op.err == Err.NO_NODE && !expected.exists();
             got = op.isOk() ? "children " + op.children : Err.name(op.err);
         } else if (!op.isOk() || op.stat == null) {
             ok = !expected.exists() && (op.err == Err.NO_NODE);
@@ -85,6 +86,33 @@ final class ReadChecker implements TreeDigestChecker.ShadowListener {
         }
     }
 
+    /**
+     * The zxid of the first change after {@code zxid} that fires a watch of this kind on path ('d'
+     * data: created, deleted, data changed; 'e' exists: created; 'c' children: children changed or
+     * deleted), or -1 if there was none.
+     */
+    long firstChangeAfter(char kind, String path, long zxid) {
+        if (!history.containsKey(path)) {
+            return -1;
+        }
+        State seen = at(path, zxid);
+        for (State s : history.get(path)) {
+            if (s.zxid() <= zxid) {
+                continue;
+            }
+            boolean fires = switch (kind) {
+                case 'd' -> s.exists() != seen.exists() || s.mzxid() != seen.mzxid();
+                case 'e' -> s.exists();
+                case 'c' -> !s.exists() || !s.children().equals(seen.children());
+                default -> throw new IllegalArgumentException("watch kind " + kind);
+            };
+            if (fires) {
+                return s.zxid();
+            }
+        }
+        return -1;
+    }
+
     private State at(String path, long zxid) {
         List<State> states = history.get(path);
         for (int i = states.size() - 1; i >= 0; i--) {
@@ -101,11 +129,8 @@ final class ReadChecker implements TreeDigestChecker.ShadowListener {
         if (n == null) {
             return new State(zxid, false, null, -1, -1, List.of());
         }
-        List<String> children = List.of();
-        if (path.equals("/")) {
-            children = new ArrayList<>(n.children());
-            children.sort(null);
-        }
+        List<String> children = new ArrayList<>(n.children());
+        children.sort(null);
         return new State(zxid, true, n.data(), n.version(), n.mzxid(), children);
     }
 

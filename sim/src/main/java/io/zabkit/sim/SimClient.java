@@ -66,6 +66,7 @@ final class SimClient implements Endpoint {
     private byte[] password;
     private int timeoutMs;
     private long lastZxidSeen;
+    private long maxReplyZxidOnConnection = -1;
     private int nextXid = 1;
     private boolean closing;
     private final Deque<Pending> outstanding = new ArrayDeque<>();
@@ -120,30 +121,20 @@ final class SimClient implements Endpoint {
         return phase == Phase.CONNECTED && !closing;
     }
 
-    /**
-     * Watches this client still holds although the server's tree changed since the zxid each was set
-     * at: their events were lost. Only meaningful when connected and idle.
-     */
-    List<String> watchesMissingTheirEvent(io.zabkit.tree.DataTree tree) {
-        List<String> lost = new ArrayList<>();
-        for (Map.Entry<String, Long> w : dataWatches.entrySet()) {
-            io.zabkit.tree.Znode n = tree.get(w.getKey());
-            if (n == null || n.stat().getCzxid() > w.getValue() || n.mzxid() > w.getValue()) {
-                lost.add("data watch on " + w.getKey() + " set at 0x" + Long.toHexString(w.getValue()));
-            }
-        }
-        for (Map.Entry<String, Long> w : existWatches.entrySet()) {
-            if (tree.get(w.getKey()) != null) {
-                lost.add("exists watch on " + w.getKey() + " set at 0x" + Long.toHexString(w.getValue()));
-            }
-        }
-        for (Map.Entry<String, Long> w : childWatches.entrySet()) {
-            io.zabkit.tree.Znode n = tree.get(w.getKey());
-            if (n == null || n.pzxid() > w.getValue()) {
-                lost.add("child watch on " + w.getKey() + " set at 0x" + Long.toHexString(w.getValue()));
-            }
-        }
-        return lost;
+    /** A watch the client holds: kind 'd' (data), 'e' (exists on a missing node) or 'c' (children). */
+    record WatchHeld(char kind, String path, long setAtZxid) {}
+
+    List<WatchHeld> watchesHeld() {
+        List<WatchHeld> held = new ArrayList<>();
+        dataWatches.forEach((p, z) -> held.add(new WatchHeld('d', p, z)));
+        existWatches.forEach((p, z) -> held.add(new WatchHeld('e', p, z)));
+        childWatches.forEach((p, z) -> held.add(new WatchHeld('c', p, z)));
+        return held;
+    }
+
+    /** The largest zxid in a reply (pings included) on the current connection; -1 before any. */
+    long maxReplyZxidOnConnection() {
+        return maxReplyZxidOnConnection;
     }
 
     /**
@@ -198,6 +189,7 @@ final class SimClient implements Endpoint {
             return;
         }
         phase = Phase.HANDSHAKE;
+        maxReplyZxidOnConnection = -1;
         trace.event("client.connect", "client " + address + " conn " + connId + " session 0x"
                 + Long.toHexString(sessionId) + " lastZxidSeen=0x" + Long.toHexString(lastZxidSeen));
         network.send(connId, address, codec.connect(lastZxidSeen, options.sessionTimeoutMs(), sessionId, password));
@@ -292,6 +284,7 @@ final class SimClient implements Endpoint {
         observer.reply(this, connId, head == null ? Integer.MIN_VALUE : head.xid(), r.xid(), r.zxid());
         assert head != null && head.xid() == r.xid() : "the FifoClientOrder checker must have stopped the run";
         outstanding.removeFirst();
+        maxReplyZxidOnConnection = Math.max(maxReplyZxidOnConnection, r.zxid());
         if (head.op() == null) {
             return; // a ping or SetWatches
         }

@@ -49,15 +49,16 @@ final class Workload {
         }
         String path = !ownSequential.isEmpty() && prng.chance(0.3)
                 ? ownSequential.get(prng.below(ownSequential.size()))
-                : prng.chance(0.7) ? key(prng) : ephemeralKey(prng);
+                : prng.chance(0.5) ? key(prng) : prng.chance(0.5) ? child(prng) : ephemeralKey(prng);
         return new ClientOp(ClientOp.Kind.DELETE, path, null, version(prng, path, knownVersion), null, false, List.of());
     }
 
     private ClientOp create(Prng prng, int client) {
         ClientOp.Mode mode = prng.pick(ClientOp.Mode.values());
         String path = switch (mode) {
-            case PERSISTENT -> key(prng);
-            case EPHEMERAL -> ephemeralKey(prng);
+            case PERSISTENT -> prng.chance(0.3) ? child(prng) : key(prng);
+            case EPHEMERAL -> prng.chance(0.2) ? child(prng) : prng.chance(0.1) ? ephemeralKey(prng) + "/c0"
+                    : ephemeralKey(prng);
             case PERSISTENT_SEQUENTIAL -> "/s-";
             case EPHEMERAL_SEQUENTIAL -> "/es-";
         };
@@ -68,10 +69,11 @@ final class Workload {
         boolean watch = prng.chance(0.5);
         switch (prng.below(5)) {
             case 0:
-                return new ClientOp(ClientOp.Kind.EXISTS, prng.chance(0.7) ? key(prng) : ephemeralKey(prng), null, -1,
-                        null, watch, List.of());
+                return new ClientOp(ClientOp.Kind.EXISTS, prng.chance(0.5) ? key(prng)
+                        : prng.chance(0.5) ? child(prng) : ephemeralKey(prng), null, -1, null, watch, List.of());
             case 1:
-                return new ClientOp(ClientOp.Kind.GET_CHILDREN, "/", null, -1, null, watch, List.of());
+                return new ClientOp(ClientOp.Kind.GET_CHILDREN, prng.chance(0.5) ? "/" : key(prng), null, -1, null,
+                        watch, List.of());
             case 2:
                 return ClientOp.of(ClientOp.Kind.SYNC, "/");
             default:
@@ -85,8 +87,12 @@ final class Workload {
         for (int i = 0; i < n; i++) {
             String path = key(prng);
             switch (prng.below(4)) {
-                case 0 -> ops.add(new ClientOp(ClientOp.Kind.CREATE, path, value(client), -1,
-                        ClientOp.Mode.PERSISTENT, false, List.of()));
+                case 0 -> {
+                    ClientOp.Mode mode = prng.pick(ClientOp.Mode.values());
+                    String target = mode.sequential() ? "/m-" : mode.ephemeral() ? ephemeralKey(prng)
+                            : prng.chance(0.3) ? child(prng) : path;
+                    ops.add(new ClientOp(ClientOp.Kind.CREATE, target, value(client), -1, mode, false, List.of()));
+                }
                 case 1 -> ops.add(new ClientOp(ClientOp.Kind.SET_DATA, path, value(client),
                         version(prng, path, knownVersion), null, false, List.of()));
                 case 2 -> ops.add(new ClientOp(ClientOp.Kind.DELETE, path, null, version(prng, path, knownVersion),
@@ -104,6 +110,8 @@ final class Workload {
         paths.add("/");
         for (int i = 0; i < options.keyCount(); i++) {
             paths.add("/k" + i);
+            paths.add("/k" + i + "/c0");
+            paths.add("/k" + i + "/c1");
         }
         for (int i = 0; i < Math.max(1, options.keyCount() / 2); i++) {
             paths.add("/e" + i);
@@ -113,6 +121,11 @@ final class Workload {
 
     private String key(Prng prng) {
         return "/k" + prng.below(options.keyCount());
+    }
+
+    /** A child of a key: creates fail with NoNode while the parent is missing, deletes of the parent with NotEmpty. */
+    private String child(Prng prng) {
+        return key(prng) + "/c" + prng.below(2);
     }
 
     private String ephemeralKey(Prng prng) {
