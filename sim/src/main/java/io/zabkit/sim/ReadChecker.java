@@ -113,6 +113,10 @@ final class ReadChecker implements TreeDigestChecker.ShadowListener {
         return -1;
     }
 
+    boolean existsAt(String path, long zxid) {
+        return history.containsKey(path) && at(path, zxid).exists();
+    }
+
     private State at(String path, long zxid) {
         List<State> states = history.get(path);
         for (int i = states.size() - 1; i >= 0; i--) {

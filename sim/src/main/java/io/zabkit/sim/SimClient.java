@@ -67,6 +67,8 @@ final class SimClient implements Endpoint {
     private int timeoutMs;
     private long lastZxidSeen;
     private long maxReplyZxidOnConnection = -1;
+    /** The zxid of the SetWatches reply on the current connection, or -1 if none was sent on it. */
+    private long watchesRestoredAtZxid = -1;
     private int nextXid = 1;
     private boolean closing;
     private final Deque<Pending> outstanding = new ArrayDeque<>();
@@ -117,8 +119,23 @@ final class SimClient implements Endpoint {
         return n;
     }
 
+    /** A SetWatches is in flight: the watches are not yet known to be back on the server. */
+    boolean restoringWatches() {
+        for (Pending p : outstanding) {
+            if (p.type() == OpCode.SET_WATCHES) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     boolean isConnected() {
         return phase == Phase.CONNECTED && !closing;
+    }
+
+    /** The quiet phase: client faults stop. */
+    void endPause() {
+        pausedUntilTick = 0;
     }
 
     /** A watch the client holds: kind 'd' (data), 'e' (exists on a missing node) or 'c' (children). */
@@ -130,6 +147,10 @@ final class SimClient implements Endpoint {
         existWatches.forEach((p, z) -> held.add(new WatchHeld('e', p, z)));
         childWatches.forEach((p, z) -> held.add(new WatchHeld('c', p, z)));
         return held;
+    }
+
+    long watchesRestoredAtZxid() {
+        return watchesRestoredAtZxid;
     }
 
     /** The largest zxid in a reply (pings included) on the current connection; -1 before any. */
@@ -190,6 +211,7 @@ final class SimClient implements Endpoint {
         }
         phase = Phase.HANDSHAKE;
         maxReplyZxidOnConnection = -1;
+        watchesRestoredAtZxid = -1;
         trace.event("client.connect", "client " + address + " conn " + connId + " session 0x"
                 + Long.toHexString(sessionId) + " lastZxidSeen=0x" + Long.toHexString(lastZxidSeen));
         network.send(connId, address, codec.connect(lastZxidSeen, options.sessionTimeoutMs(), sessionId, password));
@@ -286,6 +308,9 @@ final class SimClient implements Endpoint {
         outstanding.removeFirst();
         maxReplyZxidOnConnection = Math.max(maxReplyZxidOnConnection, r.zxid());
         if (head.op() == null) {
+            if (head.type() == OpCode.SET_WATCHES) {
+                watchesRestoredAtZxid = r.zxid();
+            }
             return; // a ping or SetWatches
         }
         if (r.zxid() > lastZxidSeen) {
