@@ -168,8 +168,12 @@ public final class Simulator {
                 + 4L * options.delayTicksMax();
         long quietTicks = Math.max(options.quietTicksMax(), settleTicks);
         long end = clock.tick() + quietTicks;
-        while (clock.tick() < end && !settled()) {
+        // Settled for long enough that nothing sent before is still in flight.
+        long stableTicksNeeded = options.delayTicksMax() + 2L;
+        long stableTicks = 0;
+        while (clock.tick() < end && stableTicks < stableTicksNeeded) {
             step(false);
+            stableTicks = settled() ? stableTicks + 1 : 0;
         }
         for (SimClient c : clients) {
             if (c.outstandingOps() > 0) {
@@ -180,9 +184,6 @@ public final class Simulator {
                 throw new Violation("Liveness", "client " + c.address() + " is not connected after " + quietTicks
                         + " quiet ticks with the server up");
             }
-        }
-        for (int i = 0; i < options.delayTicksMax() + 2; i++) {
-            step(false); // let events in flight arrive
         }
         ServerCore core = node.core();
         durability.check(core, "at the end of the run");

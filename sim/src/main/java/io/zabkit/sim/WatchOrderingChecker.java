@@ -19,6 +19,8 @@ final class WatchOrderingChecker {
     private static final class ConnView {
         long maxReplyZxid;
         final Set<String> watches = new HashSet<>();
+        /** Paths SetWatches re-set both a data and a child watch on: a deleted node fires NodeDeleted twice there. */
+        final Set<String> doubleDeleteAllowed = new HashSet<>();
     }
 
     private final Map<Long, ConnView> connections = new HashMap<>();
@@ -53,6 +55,9 @@ final class WatchOrderingChecker {
         }
         for (String p : child) {
             c.watches.add("c:" + p);
+            if (data.contains(p) || exist.contains(p)) {
+                c.doubleDeleteAllowed.add(p);
+            }
         }
     }
 
@@ -72,6 +77,9 @@ final class WatchOrderingChecker {
             case WatchKind.NODE_DELETED -> data || child;
             default -> false;
         };
+        if (!matches && e.getType() == WatchKind.NODE_DELETED && c.doubleDeleteAllowed.remove(e.getPath())) {
+            return; // as ZooKeeper's DataTree.setWatches does: one NodeDeleted per re-set watch kind
+        }
         if (!matches) {
             throw new Violation("WatchOrdering", where + " at " + Txn.zxidString(zxid)
                     + ": no watch of that kind was set on this connection (spurious or fired twice)");
@@ -81,6 +89,9 @@ final class WatchOrderingChecker {
         } else if (e.getType() == WatchKind.NODE_DELETED) {
             c.watches.remove("c:" + e.getPath());
             c.watches.remove("d:" + e.getPath());
+        }
+        if (e.getType() != WatchKind.NODE_DELETED) {
+            c.doubleDeleteAllowed.remove(e.getPath());
         } else {
             c.watches.remove("d:" + e.getPath());
         }
