@@ -80,6 +80,9 @@ final class Reads {
                 ExistsRequest q = (ExistsRequest) body;
                 Paths.validate(q.getPath());
                 Znode n = tree.get(q.getPath());
+                if (n != null) {
+                    Acls.check(n.acl(), Acls.READ, ids, q.getPath()); // as ZooKeeper 3.9: READ, and no watch without it
+                }
                 if (q.getWatch()) {
                     watches.addData(q.getPath(), watcher);
                 }
