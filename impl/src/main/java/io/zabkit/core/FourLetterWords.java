@@ -1,0 +1,178 @@
+package io.zabkit.core;
+
+import io.zabkit.txn.Txn;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** The text of ZooKeeper's four-letter words, in the formats tools that parse them expect. */
+final class FourLetterWords {
+    private FourLetterWords() {}
+
+    static final String VERSION = "3.9.4-zabkit-0.1.0, built on zabkit";
+
+    static String answer(String word, ServerCore core) {
+        switch (word) {
+            case "ruok":
+                return "imok";
+            case "srvr":
+                return srvr(core);
+            case "stat":
+                return stat(core);
+            case "mntr":
+                return mntr(core);
+            case "conf":
+                return core.config().describe().isEmpty() ? describe(core) : core.config().describe();
+            case "cons":
+                return cons(core);
+            case "wchs":
+                return wchs(core);
+            case "wchc":
+                return wchc(core);
+            case "isro":
+                return "rw";
+            case "envi":
+                return "Environment:\nzookeeper.version=" + VERSION + "\n";
+            case "dump":
+                return dump(core);
+            case "srst":
+                core.stats().reset();
+                return "Server stats reset.\n";
+            case "crst":
+                return "Connection stats reset.\n";
+            default:
+                return word + " is not supported by zabkit.\n";
+        }
+    }
+
+    private static String srvr(ServerCore core) {
+        ServerStats s = core.stats();
+        return "Zookeeper version: " + VERSION + "\n"
+                + String.format(Locale.ROOT, "Latency min/avg/max: %d/%.4f/%d%n", s.minLatency(), s.avgLatency(),
+                        s.latencyMaxMs)
+                + "Received: " + s.packetsReceived + "\n"
+                + "Sent: " + s.packetsSent + "\n"
+                + "Connections: " + core.connectionCount() + "\n"
+                + "Outstanding: " + core.outstandingRequests() + "\n"
+                + "Zxid: " + Txn.zxidString(core.lastProcessedZxid()) + "\n"
+                + "Mode: standalone\n"
+                + "Node count: " + core.tree().nodeCount() + "\n";
+    }
+
+    private static String stat(ServerCore core) {
+        StringBuilder b = new StringBuilder("Zookeeper version: " + VERSION + "\nClients:\n");
+        for (Connection c : core.connectionsView()) {
+            b.append(' ').append(connectionLine(c, core)).append('\n');
+        }
+        b.append('\n');
+        String srvr = srvr(core);
+        return b.append(srvr.substring(srvr.indexOf('\n') + 1)).toString();
+    }
+
+    private static String connectionLine(Connection c, ServerCore core) {
+        return "/" + stripSlash(c.remoteAddress) + "[1](queued=" + c.queue.size() + ",recved=" + c.packetsReceived
+                + ",sent=" + c.packetsSent + ",sid=0x" + Long.toHexString(c.sessionId) + ",lop=" + c.lastOp
+                + ",est=" + c.establishedMs + ",to=" + c.timeoutMs + ",lzxid=0x" + Long.toHexString(c.lastZxid)
+                + ",llat=" + c.lastLatencyMs + ")";
+    }
+
+    private static String stripSlash(String s) {
+        return s != null && s.startsWith("/") ? s.substring(1) : String.valueOf(s);
+    }
+
+    private static String cons(ServerCore core) {
+        StringBuilder b = new StringBuilder();
+        for (Connection c : core.connectionsView()) {
+            b.append(' ').append(connectionLine(c, core)).append('\n');
+        }
+        return b.append('\n').toString();
+    }
+
+    private static String mntr(ServerCore core) {
+        ServerStats s = core.stats();
+        StringBuilder b = new StringBuilder();
+        line(b, "zk_version", VERSION);
+        line(b, "zk_server_state", "standalone");
+        line(b, "zk_avg_latency", String.format(Locale.ROOT, "%.4f", s.avgLatency()));
+        line(b, "zk_max_latency", s.latencyMaxMs);
+        line(b, "zk_min_latency", s.minLatency());
+        line(b, "zk_packets_received", s.packetsReceived);
+        line(b, "zk_packets_sent", s.packetsSent);
+        line(b, "zk_num_alive_connections", core.connectionCount());
+        line(b, "zk_outstanding_requests", core.outstandingRequests());
+        line(b, "zk_znode_count", core.tree().nodeCount());
+        line(b, "zk_watch_count", core.tree().watches().dataCount() + core.tree().watches().childCount());
+        line(b, "zk_ephemerals_count", ephemeralCount(core));
+        line(b, "zk_approximate_data_size", core.tree().approximateDataSize());
+        line(b, "zk_global_sessions", core.sessions().size());
+        line(b, "zk_last_proposed_zxid", Txn.zxidString(core.lastProposedZxid()));
+        line(b, "zk_last_processed_zxid", Txn.zxidString(core.lastProcessedZxid()));
+        line(b, "zk_txns_applied", s.txnsApplied);
+        line(b, "zk_sessions_expired", s.sessionsExpired);
+        line(b, "zk_connections_rejected", s.connectionsRejected);
+        line(b, "zk_watch_notifications_sent", s.notificationsSent);
+        return b.toString();
+    }
+
+    private static long ephemeralCount(ServerCore core) {
+        long n = 0;
+        for (long session : core.tree().sessionsWithEphemerals()) {
+            n += core.tree().ephemeralsOf(session).size();
+        }
+        return n;
+    }
+
+    private static void line(StringBuilder b, String key, Object value) {
+        b.append(key).append('\t').append(value).append('\n');
+    }
+
+    private static String describe(ServerCore core) {
+        CoreConfig c = core.config();
+        return "serverId=" + c.serverId() + "\ntickTime=" + c.tickTimeMs() + "\nminSessionTimeout="
+                + c.minSessionTimeoutMs() + "\nmaxSessionTimeout=" + c.maxSessionTimeoutMs()
+                + "\nmaxClientCnxns=" + c.maxClientCnxns() + "\n";
+    }
+
+    private static String wchs(ServerCore core) {
+        Map<Long, Set<String>> byWatcher = core.tree().watches().byWatcher();
+        int total = core.tree().watches().dataCount() + core.tree().watches().childCount();
+        return byWatcher.size() + " connections watching " + core.tree().watches().pathCount() + " paths\n"
+                + "Total watches:" + total + "\n";
+    }
+
+    private static String wchc(ServerCore core) {
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<Long, Set<String>> e : core.tree().watches().byWatcher().entrySet()) {
+            b.append("0x").append(Long.toHexString(sessionOf(core, e.getKey()))).append('\n');
+            for (String path : e.getValue()) {
+                b.append('\t').append(path).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    private static long sessionOf(ServerCore core, long connId) {
+        for (Connection c : core.connectionsView()) {
+            if (c.id == connId) {
+                return c.sessionId;
+            }
+        }
+        return 0;
+    }
+
+    private static String dump(ServerCore core) {
+        StringBuilder b = new StringBuilder("SessionTracker dump:\nGlobal Sessions(" + core.sessions().size() + "):\n");
+        for (Map.Entry<Long, Integer> e : core.sessions().timeouts().entrySet()) {
+            b.append("0x").append(Long.toHexString(e.getKey())).append('\t').append(e.getValue()).append("ms\n");
+        }
+        b.append("ephemeral nodes dump:\nSessions with Ephemerals (").append(core.tree().sessionsWithEphemerals().size())
+                .append("):\n");
+        for (long session : core.tree().sessionsWithEphemerals()) {
+            b.append("0x").append(Long.toHexString(session)).append(":\n");
+            for (String path : core.tree().ephemeralsOf(session)) {
+                b.append('\t').append(path).append('\n');
+            }
+        }
+        return b.toString();
+    }
+}

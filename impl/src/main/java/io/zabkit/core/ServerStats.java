@@ -1,0 +1,41 @@
+package io.zabkit.core;
+
+/** Counters the four-letter words report (srvr, stat, mntr). Reset by srst. */
+final class ServerStats {
+    long packetsReceived;
+    long packetsSent;
+    long notificationsSent;
+    long txnsApplied;
+    long sessionsCreated;
+    long sessionsExpired;
+    long connectionsRejected;
+    long lastSnapshotZxid;
+    long latencyMinMs = Long.MAX_VALUE;
+    long latencyMaxMs;
+    long latencyTotalMs;
+    long latencyCount;
+
+    void recordLatency(long ms) {
+        latencyMinMs = Math.min(latencyMinMs, ms);
+        latencyMaxMs = Math.max(latencyMaxMs, ms);
+        latencyTotalMs += ms;
+        latencyCount++;
+    }
+
+    long minLatency() {
+        return latencyCount == 0 ? 0 : latencyMinMs;
+    }
+
+    double avgLatency() {
+        return latencyCount == 0 ? 0 : (double) latencyTotalMs / latencyCount;
+    }
+
+    void reset() {
+        packetsReceived = 0;
+        packetsSent = 0;
+        latencyMinMs = Long.MAX_VALUE;
+        latencyMaxMs = 0;
+        latencyTotalMs = 0;
+        latencyCount = 0;
+    }
+}

@@ -1,0 +1,71 @@
+package io.zabkit.core;
+
+import io.zabkit.session.Sessions;
+import io.zabkit.storage.Snapshot;
+import io.zabkit.tree.DataTree;
+import io.zabkit.tree.TreeCodec;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The bytes of a snapshot: the data tree and the session table at one zxid. Storage adds the checksum. */
+public final class SnapshotCodec {
+    private SnapshotCodec() {}
+
+    private static final int MAGIC = 0x5A4B534E; // "ZKSN"
+    private static final int VERSION = 1;
+
+    public record Decoded(long zxid, DataTree tree, Map<Long, Integer> sessionTimeouts) {}
+
+    public static Snapshot encode(DataTree tree, Sessions sessions, long zxid) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeInt(MAGIC);
+            out.writeInt(VERSION);
+            out.writeLong(zxid);
+            TreeCodec.write(tree, out);
+            out.writeInt(sessions.size());
+            for (Map.Entry<Long, Integer> e : sessions.timeouts().entrySet()) {
+                out.writeLong(e.getKey());
+                out.writeInt(e.getValue());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new Snapshot(zxid, bytes.toByteArray());
+    }
+
+    public static Decoded decode(Snapshot snapshot, int maxDataBytes) throws IOException {
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot.data()));
+        if (in.readInt() != MAGIC) {
+            throw new IOException("not a zabkit snapshot (bad magic)");
+        }
+        int version = in.readInt();
+        if (version != VERSION) {
+            throw new IOException("snapshot format version " + version + ", this server reads " + VERSION);
+        }
+        long zxid = in.readLong();
+        if (zxid != snapshot.zxid()) {
+            throw new IOException("snapshot file says zxid 0x" + Long.toHexString(snapshot.zxid())
+                    + " but its contents say 0x" + Long.toHexString(zxid));
+        }
+        DataTree tree = TreeCodec.read(in, maxDataBytes);
+        int sessionCount = in.readInt();
+        if (sessionCount < 0) {
+            throw new IOException("snapshot claims " + sessionCount + " sessions");
+        }
+        Map<Long, Integer> timeouts = new LinkedHashMap<>();
+        for (int i = 0; i < sessionCount; i++) {
+            timeouts.put(in.readLong(), in.readInt());
+        }
+        if (in.available() != 0) {
+            throw new IOException("snapshot has " + in.available() + " trailing bytes");
+        }
+        return new Decoded(zxid, tree, timeouts);
+    }
+}

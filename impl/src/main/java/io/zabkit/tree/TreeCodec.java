@@ -1,0 +1,90 @@
+package io.zabkit.tree;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * Writes and reads every node of a tree (path, data, ACL, Stat) in path order, so parents come
+ * before their children. The /zookeeper system nodes are written too: they carry the same fields.
+ */
+public final class TreeCodec {
+    private TreeCodec() {}
+
+    /** Bounds on what a snapshot may claim, so a corrupt one fails clearly instead of allocating wildly. */
+    private static final int MAX_ACL_ENTRIES = 1 << 16;
+
+    public static void write(DataTree tree, DataOutputStream out) throws IOException {
+        Map<String, Znode> nodes = tree.sortedNodes();
+        out.writeInt(nodes.size());
+        for (Map.Entry<String, Znode> e : nodes.entrySet()) {
+            Znode n = e.getValue();
+            out.writeUTF(e.getKey());
+            byte[] data = n.data == null ? new byte[0] : n.data;
+            out.writeInt(data.length);
+            out.write(data);
+            out.writeInt(n.acl.size());
+            for (ACL a : n.acl) {
+                out.writeInt(a.getPerms());
+                out.writeUTF(a.getId().getScheme());
+                out.writeUTF(a.getId().getId());
+            }
+            Stat s = n.stat();
+            out.writeLong(s.getCzxid());
+            out.writeLong(s.getMzxid());
+            out.writeLong(s.getPzxid());
+            out.writeLong(s.getCtime());
+            out.writeLong(s.getMtime());
+            out.writeInt(s.getVersion());
+            out.writeInt(s.getCversion());
+            out.writeInt(s.getAversion());
+            out.writeLong(s.getEphemeralOwner());
+        }
+    }
+
+    public static DataTree read(DataInputStream in, int maxDataBytes) throws IOException {
+        DataTree tree = new DataTree();
+        int count = in.readInt();
+        if (count < 1) {
+            throw new IOException("snapshot claims " + count + " nodes; a tree has at least the root");
+        }
+        for (int i = 0; i < count; i++) {
+            String path = in.readUTF();
+            int length = in.readInt();
+            if (length < 0 || length > maxDataBytes) {
+                throw new IOException("snapshot node " + path + " claims " + length + " data bytes");
+            }
+            byte[] data = in.readNBytes(length);
+            if (data.length != length) {
+                throw new IOException("snapshot ends inside the data of " + path);
+            }
+            int aclCount = in.readInt();
+            if (aclCount < 0 || aclCount > MAX_ACL_ENTRIES) {
+                throw new IOException("snapshot node " + path + " claims " + aclCount + " ACL entries");
+            }
+            List<ACL> acl = new ArrayList<>(aclCount);
+            for (int j = 0; j < aclCount; j++) {
+                int perms = in.readInt();
+                acl.add(new ACL(perms, new Id(in.readUTF(), in.readUTF())));
+            }
+            Stat s = new Stat();
+            s.setCzxid(in.readLong());
+            s.setMzxid(in.readLong());
+            s.setPzxid(in.readLong());
+            s.setCtime(in.readLong());
+            s.setMtime(in.readLong());
+            s.setVersion(in.readInt());
+            s.setCversion(in.readInt());
+            s.setAversion(in.readInt());
+            s.setEphemeralOwner(in.readLong());
+            tree.restore(path, new Znode(data, List.copyOf(acl), s));
+        }
+        return tree;
+    }
+}
