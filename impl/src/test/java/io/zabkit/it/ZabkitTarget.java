@@ -104,8 +104,8 @@ final class ZabkitTarget implements Target {
                 "4lw.commands.whitelist=*",
                 ""));
         ServerConfig config = ConfigReader.read(cfg, 0x5eed_c0ffeeL);
-        Storage storage = new Storage(new FileDisk(config.dataLogDir().resolve("version-2")),
-                new FileDisk(config.dataDir().resolve("version-2")),
+        Storage storage = new Storage(new FileDisk(config.dataLogDir().resolve("zabkit-v1")),
+                new FileDisk(config.dataDir().resolve("zabkit-v1")),
                 new Storage.Options(config.core().forceSync(), config.snapRetainCount(),
                         config.core().maxBufferBytes()), w -> System.err.println("storage: " + w));
         ServerCore core = new ServerCore(config.core(), storage.recover());
