@@ -85,6 +85,7 @@ public final class Storage implements AutoCloseable {
         }
         lastLoggedZxid = have;
         recovered = true;
+        purge(); // a crash may have cut the last purge short
         RecoveredState state = new RecoveredState(snapshot, txns);
         assert state.lastZxid() == lastLoggedZxid : "recovered " + state.lastZxid() + " vs " + lastLoggedZxid;
         return state;
@@ -169,6 +170,10 @@ public final class Storage implements AutoCloseable {
         }
     }
 
+    /**
+     * The newest snapshot that checks. Unusable newer ones are deleted, so that purging, which keeps
+     * the newest few by name, never counts a corrupt snapshot in place of the one recovery relies on.
+     */
     private Snapshot newestValidSnapshot() throws IOException {
         List<Long> zxids = zxidsOf(snapshotDisk, FileNames.SNAPSHOT_PREFIX);
         zxids.sort(Comparator.reverseOrder());
@@ -178,7 +183,8 @@ public final class Storage implements AutoCloseable {
                 return SnapshotFormat.decode(snapshotDisk.read(name), zxid);
             } catch (CorruptStorageException e) {
                 warn.accept(snapshotDisk.describe() + "/" + name + " is unusable (" + e.getMessage()
-                        + "); falling back to the previous snapshot");
+                        + "); deleting it and falling back to the previous snapshot");
+                snapshotDisk.delete(name);
             }
         }
         return null;
