@@ -45,7 +45,7 @@ public final class DataTree {
     private void addSystemNode(String path, List<ACL> acl) {
         putNode(path, new Znode(new byte[0], acl, 0, 0, 0));
         Znode parent = nodes.get(Paths.parent(path));
-        unhash(Paths.parent(path), parent); // the parent's hash covers its child count
+        unhash(Paths.parent(path), parent);
         parent.children.add(Paths.name(path));
         rehash(Paths.parent(path), parent);
     }
