@@ -153,7 +153,7 @@ final class Reads {
                     throw new ZkException(Err.BAD_ARGUMENTS, "addWatch mode " + q.getMode());
                 }
                 watches.addPersistent(q.getPath(), watcher, q.getMode() == 1);
-                return null;
+                return new ErrorResponse(Err.OK); // the Java client reads this body; without it, ConnectionLoss
             }
             case OpCode.SET_WATCHES: {
                 SetWatches q = (SetWatches) body;
