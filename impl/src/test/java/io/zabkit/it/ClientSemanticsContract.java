@@ -17,6 +17,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
@@ -385,6 +386,18 @@ abstract class ClientSemanticsContract {
         w.expect(EventType.NodeChildrenChanged, p);
         Clients.barrier(zk);
         w.expectNoNodeEvent();
+    }
+
+    @Test
+    void persistentRecursiveWatchSeesEveryChangeBelow() throws Exception {
+        Events w = new Events();
+        zk.addWatch(root, w, AddWatchMode.PERSISTENT_RECURSIVE);
+        zk.create(root + "/a", DATA, OPEN, CreateMode.PERSISTENT);
+        w.expect(EventType.NodeCreated, root + "/a");
+        zk.setData(root + "/a", DATA, -1);
+        w.expect(EventType.NodeDataChanged, root + "/a");
+        zk.delete(root + "/a", -1);
+        w.expect(EventType.NodeDeleted, root + "/a");
     }
 
     // ------------------------------------------------------------------ ACLs
