@@ -347,6 +347,19 @@ abstract class ClientSemanticsContract {
     }
 
     @Test
+    void aReadOfAMissingNodeLeavesNoWatchButExistsDoes() throws Exception {
+        String p = root + "/later";
+        assertEquals(Code.NONODE, codeOf(() -> zk.getData(p, true, null)));
+        assertEquals(Code.NONODE, codeOf(() -> zk.getChildren(p, true)));
+        zk.create(p, DATA, OPEN, CreateMode.PERSISTENT);
+        Clients.barrier(zk);
+        events.expectNoNodeEvent();
+        assertNotNull(zk.exists(p, true));
+        zk.delete(p, -1);
+        events.expect(EventType.NodeDeleted, p);
+    }
+
+    @Test
     void watchEventArrivesBeforeTheReplyThatReflectsTheChange() throws Exception {
         String p = root + "/o";
         zk.create(p, DATA, OPEN, CreateMode.PERSISTENT);

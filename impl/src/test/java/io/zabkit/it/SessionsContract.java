@@ -244,6 +244,43 @@ abstract class SessionsContract {
     }
 
     @Test
+    void pingsKeepAnIdleShortSessionAlive() throws Exception {
+        Events events = new Events();
+        ZooKeeper zk = Clients.connect(server.connectString(), 1000, events);
+        try {
+            zk.create("/idle", DATA, OPEN, CreateMode.EPHEMERAL);
+            long sessionId = zk.getSessionId();
+            // Idling is the subject here, not a wait for something: three session timeouts with only pings.
+            Thread.sleep(3 * zk.getSessionTimeout());
+            assertEquals(sessionId, zk.exists("/idle", false).getEphemeralOwner());
+            for (WatchedEvent e : events.queue) {
+                assertEquals(KeeperState.SyncConnected, e.getState(), "an idle session lost its connection: " + e);
+            }
+        } finally {
+            zk.close();
+        }
+    }
+
+    @Test
+    void aPacketOverJuteMaxbufferClosesTheConnectionAndLosesNothing() throws Exception {
+        Events events = new Events();
+        ZooKeeper zk = Clients.connect(server.connectString(), Clients.SESSION_TIMEOUT_MS, events);
+        try {
+            zk.create("/big", DATA, OPEN, CreateMode.PERSISTENT);
+            long sessionId = zk.getSessionId();
+            byte[] tooBig = new byte[0xfffff + 1];
+            assertEquals(KeeperException.Code.CONNECTIONLOSS, assertThrows(KeeperException.class,
+                    () -> zk.setData("/big", tooBig, -1)).code());
+            events.expectState(KeeperState.SyncConnected);
+            assertEquals(sessionId, zk.getSessionId());
+            assertArrayEquals(DATA, zk.getData("/big", false, null));
+            assertEquals(0, zk.exists("/big", false).getVersion());
+        } finally {
+            zk.close();
+        }
+    }
+
+    @Test
     void maxClientCnxnsRefusesTheConnectionOverTheLimit() throws Exception {
         server.close();
         server = factory().start(dir, Clients.freePort(), SETTINGS.withMaxClientCnxns(3));
