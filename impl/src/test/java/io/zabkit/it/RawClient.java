@@ -16,6 +16,8 @@ import org.apache.zookeeper.proto.RequestHeader;
 
 /** A client speaking the wire format byte by byte, for input no official client would send. */
 final class RawClient implements AutoCloseable {
+    /** xid (int), zxid (long), err (int): every reply and notification starts with one. */
+    static final int REPLY_HEADER_BYTES = 16;
     final Socket socket;
     private final DataInputStream in;
     private final OutputStream out;
@@ -72,15 +74,21 @@ final class RawClient implements AutoCloseable {
     }
 
     /**
-     * Reads until the server closes the connection; returns the number of frames received before it.
-     * A read timeout means the server kept the connection open.
+     * Reads until the server closes the connection; returns the number of frames received before it,
+     * each of which must be at least a reply header. A read timeout means the server kept the
+     * connection open.
      */
     int framesUntilClosed() throws IOException {
         int frames = 0;
         while (true) {
             try {
-                if (readFrame() == null) {
+                byte[] frame = readFrame();
+                if (frame == null) {
                     return frames;
+                }
+                if (frame.length < REPLY_HEADER_BYTES) {
+                    throw new AssertionError("the server sent a " + frame.length
+                            + "-byte frame, shorter than a reply header");
                 }
                 frames++;
             } catch (SocketTimeoutException e) {
