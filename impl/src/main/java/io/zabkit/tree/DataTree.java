@@ -44,7 +44,10 @@ public final class DataTree {
     /** The /zookeeper subtree exists on every server from the start, outside the history, as in ZooKeeper. */
     private void addSystemNode(String path, List<ACL> acl) {
         putNode(path, new Znode(new byte[0], acl, 0, 0, 0));
-        nodes.get(Paths.parent(path)).children.add(Paths.name(path));
+        Znode parent = nodes.get(Paths.parent(path));
+        unhash(Paths.parent(path), parent);
+        parent.children.add(Paths.name(path));
+        rehash(Paths.parent(path), parent);
     }
 
     public static boolean isSystemPath(String path) {
