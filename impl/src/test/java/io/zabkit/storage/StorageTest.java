@@ -311,6 +311,10 @@ class StorageTest {
         assertFalse(disk.list().contains(FileNames.log(Txn.zxid(1, 1))), disk.list().toString());
         assertEquals(3, disk.list().stream().filter(n -> n.startsWith(FileNames.SNAPSHOT_PREFIX)).count(),
                 disk.list().toString());
+        // With exactly the retained count, logs older than the oldest kept snapshot still go.
+        disk.put(FileNames.log(Txn.zxid(1, 1)), LogFormat.header(0));
+        recover(disk);
+        assertFalse(disk.list().contains(FileNames.log(Txn.zxid(1, 1))), disk.list().toString());
     }
 
     @Test
