@@ -171,8 +171,9 @@ public final class Storage implements AutoCloseable {
     }
 
     /**
-     * The newest snapshot that checks. Unusable newer ones are deleted, so that purging, which keeps
-     * the newest few by name, never counts a corrupt snapshot in place of the one recovery relies on.
+     * The newest snapshot that checks. Unusable newer ones are moved aside (renamed *.corrupt, kept
+     * for a post-mortem), so that purging, which keeps the newest few by name, never counts a corrupt
+     * snapshot in place of the one recovery relies on.
      */
     private Snapshot newestValidSnapshot() throws IOException {
         List<Long> zxids = zxidsOf(snapshotDisk, FileNames.SNAPSHOT_PREFIX);
@@ -183,7 +184,8 @@ public final class Storage implements AutoCloseable {
                 return SnapshotFormat.decode(snapshotDisk.read(name), zxid);
             } catch (CorruptStorageException e) {
                 warn.accept(snapshotDisk.describe() + "/" + name + " is unusable (" + e.getMessage()
-                        + "); deleting it and falling back to the previous snapshot");
+                        + "); moving it aside to " + name + ".corrupt and falling back to the previous snapshot");
+                snapshotDisk.writeAtomically(name + ".corrupt", snapshotDisk.read(name));
                 snapshotDisk.delete(name);
             }
         }

@@ -250,7 +250,8 @@ class StorageTest {
             assertEquals(Txn.zxid(1, 2), state.snapshot().zxid(), "flipped byte " + i);
             assertSameTxns(Txns.range(1, 3, 9), state.txns());
             assertTrue(warnings.get(warnings.size() - 1).contains("falling back"), warnings.toString());
-            assertFalse(disk.list().contains(newest), "the unusable snapshot is deleted");
+            assertFalse(disk.list().contains(newest), "the unusable snapshot is out of recovery's way");
+            assertArrayEquals(bad, disk.read(newest + ".corrupt"), "and kept, byte for byte, for a post-mortem");
         }
         assertEquals(Txn.zxid(1, 2), recover(disk).snapshot().zxid());
         disk.delete(FileNames.snapshot(Txn.zxid(1, 2)));
