@@ -22,6 +22,7 @@ dataDir=$work/data
 clientPort=$port
 clientPortAddress=127.0.0.1
 maxSessionTimeout=20000
+4lw.commands.whitelist=ruok,srvr,mntr
 CFG
 "$ROOT/bin/zabkit-server" "$work/zoo.cfg" > "$work/server.log" 2>&1 &
 server=$!

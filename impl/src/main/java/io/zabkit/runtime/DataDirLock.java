@@ -3,6 +3,7 @@ package io.zabkit.runtime;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -23,7 +24,12 @@ final class DataDirLock implements AutoCloseable {
 
     static DataDirLock acquire(Path dir) throws IOException {
         FileChannel channel = FileChannel.open(dir.resolve(FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock lock = channel.tryLock();
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null; // held by this very JVM (an embedded server, a test)
+        }
         if (lock == null) {
             channel.close();
             throw new IOException("another zabkit server is using " + dir + " (" + dir.resolve(FILE) + " is locked)");

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.logging.ConsoleHandler;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -36,7 +37,7 @@ final class Logging {
                     r.getThrown().printStackTrace(new PrintWriter(trace));
                     thrown = System.lineSeparator() + trace;
                 }
-                return r.getInstant() + " " + r.getLevel() + " [" + r.getLoggerName() + "] " + formatMessage(r)
+                return r.getInstant().truncatedTo(ChronoUnit.MILLIS) + " " + r.getLevel() + " [" + r.getLoggerName() + "] " + formatMessage(r)
                         + thrown + System.lineSeparator();
             }
         });
@@ -63,7 +64,7 @@ final class Logging {
 
     private static synchronized void print(String level, String message, Throwable cause) {
         PrintStream err = System.err;
-        err.println(Instant.now() + " " + level + " [" + SOURCE + "] " + message);
+        err.println(Instant.now().truncatedTo(ChronoUnit.MILLIS) + " " + level + " [" + SOURCE + "] " + message);
         if (cause != null) {
             cause.printStackTrace(err);
         }

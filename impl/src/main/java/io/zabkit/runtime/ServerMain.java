@@ -139,8 +139,7 @@ public final class ServerMain {
                 Logging.error("stopped by a failure: " + failure, failure);
                 return 1;
             }
-            Logging.info("stopped cleanly");
-            return 0;
+            return 0; // the shutdown hook said "stopped cleanly"
         } catch (InterruptedException | IOException e) {
             Logging.error("error while stopping: " + e);
             return 1;

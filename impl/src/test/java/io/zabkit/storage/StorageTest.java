@@ -250,7 +250,8 @@ class StorageTest {
             assertEquals(Txn.zxid(1, 2), state.snapshot().zxid(), "flipped byte " + i);
             assertSameTxns(Txns.range(1, 3, 9), state.txns());
             assertTrue(warnings.get(warnings.size() - 1).contains("falling back"), warnings.toString());
-            assertFalse(disk.list().contains(newest), "the unusable snapshot is deleted");
+            assertFalse(disk.list().contains(newest), "the unusable snapshot is out of recovery's way");
+            assertArrayEquals(bad, disk.read(newest + ".corrupt"), "and kept, byte for byte, for a post-mortem");
         }
         assertEquals(Txn.zxid(1, 2), recover(disk).snapshot().zxid());
         disk.delete(FileNames.snapshot(Txn.zxid(1, 2)));
@@ -311,6 +312,10 @@ class StorageTest {
         assertFalse(disk.list().contains(FileNames.log(Txn.zxid(1, 1))), disk.list().toString());
         assertEquals(3, disk.list().stream().filter(n -> n.startsWith(FileNames.SNAPSHOT_PREFIX)).count(),
                 disk.list().toString());
+        // With exactly the retained count, logs older than the oldest kept snapshot still go.
+        disk.put(FileNames.log(Txn.zxid(1, 1)), LogFormat.header(0));
+        recover(disk);
+        assertFalse(disk.list().contains(FileNames.log(Txn.zxid(1, 1))), disk.list().toString());
     }
 
     @Test
