@@ -15,7 +15,6 @@ import java.net.BindException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 
 /**
  * {@code ServerMain CONFIG}: one server in the foreground, like {@code zkServer.sh start-foreground}.
@@ -41,7 +40,7 @@ public final class ServerMain {
     static int run(Path configFile) {
         ServerConfig config;
         try {
-            config = ConfigReader.read(configFile, new SecureRandom().nextLong());
+            config = ConfigReader.read(configFile, 0); // the session secret comes from dataDir, below
         } catch (ConfigException e) {
             Logging.error("bad config: " + e.getMessage());
             return 2;
@@ -59,9 +58,13 @@ public final class ServerMain {
         try {
             Files.createDirectories(config.dataDir());
             Files.createDirectories(config.dataLogDir());
+            config = ConfigReader.read(configFile, SessionSecret.loadOrCreate(config.dataDir()));
         } catch (IOException e) {
-            Logging.error("cannot create the data directories: " + e);
+            Logging.error("cannot create the data directories or the session secret: " + e);
             return 3;
+        } catch (ConfigException e) {
+            Logging.error("bad config: " + e.getMessage());
+            return 2;
         }
         try (DataDirLock lock = DataDirLock.acquire(config.dataLogDir())) {
             return serve(config);
