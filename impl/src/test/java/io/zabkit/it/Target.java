@@ -44,6 +44,11 @@ interface Target extends AutoCloseable {
     /** Closes every client connection from the server side; sessions live on. */
     void dropConnections() throws Exception;
 
+    /** False for a server in another process, which has no hook to drop its connections. */
+    default boolean canDropConnections() {
+        return true;
+    }
+
     @Override
     void close() throws Exception;
 }
