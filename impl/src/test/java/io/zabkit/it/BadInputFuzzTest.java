@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * truncated frames, wrong and oversized lengths, unknown op codes and plain garbage, each on its own
  * raw connection. Every such connection must be closed by the server (with a logged rejection where
  * the input is certainly invalid), while a session opened before the storm keeps working and loses
- * none of its writes, and the core's invariants hold after every step (the fixture checks them).
+ * none of its writes. Runs against the in-process core (whose invariants the fixture checks after
+ * every step) and against the production server process (whose log must show no AssertionError).
  */
 class BadInputFuzzTest {
     private static final long SEED = 0x2abc17L;
@@ -49,60 +50,86 @@ class BadInputFuzzTest {
     @Test
     void randomBadInputClosesOnlyTheOffendingConnection(@TempDir Path dir) throws Exception {
         RejectionLog rejections = RejectionLog.attach();
-        System.out.println("SEED=0x" + Long.toHexString(SEED) + " ROUNDS=" + ROUNDS);
-        try (ZabkitTarget server = ZabkitTarget.start(dir, Clients.freePort(), Target.Settings.FAST)) {
-            Events guardEvents = new Events();
-            ZooKeeper guard = Clients.connect(server.connectString(), Clients.SESSION_TIMEOUT_MS, guardEvents);
-            long guardSession = guard.getSessionId();
-            guard.create("/guard", new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-            for (int i = 0; i < KEYS; i++) {
-                guard.create("/guard/k" + i, value(i), Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        try {
+            int certain;
+            try (ZabkitTarget server = ZabkitTarget.start(dir, Clients.freePort(), Target.Settings.FAST)) {
+                certain = storm(server);
             }
-            guard.create("/guard/lease", new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
-
-            Random random = new Random(SEED);
-            int[] counts = new int[Mutation.values().length];
-            int certainRejections = 0;
-            for (int round = 0; round < ROUNDS; round++) {
-                Mutation m = Mutation.values()[random.nextInt(Mutation.values().length)];
-                counts[m.ordinal()]++;
-                try {
-                    certainRejections += runRound(server.port(), m, random) ? 1 : 0;
-                } catch (AssertionError | IOException e) {
-                    throw new AssertionError("round " + round + " (" + m + ") failed; replay with SEED=0x"
-                            + Long.toHexString(SEED) + ": " + e.getMessage(), e);
-                }
-                if (round % 50 == 0) {
-                    guard.setData("/guard/k" + (round / 50), value(round / 50), -1); // writes keep flowing
-                }
-            }
-            System.out.println("mutations " + Arrays.toString(Mutation.values()) + " = " + Arrays.toString(counts)
-                    + ", certain rejections " + certainRejections + ", rejection log lines "
-                    + rejections.count());
-
-            // the guard's session never noticed: same session, no Expired, every write intact
-            assertEquals(guardSession, guard.getSessionId());
-            assertTrue(guard.getState().isConnected());
-            for (var e : guardEvents.queue) {
-                assertTrue(e.getState() != KeeperState.Expired, "the guard session expired: " + e);
-            }
-            for (int i = 0; i < KEYS; i++) {
-                assertArrayEquals(value(i), guard.getData("/guard/k" + i, false, null), "/guard/k" + i);
-            }
-            assertEquals(guardSession, guard.exists("/guard/lease", false).getEphemeralOwner());
-            ZooKeeper fresh = Clients.connect(server.connectString());
-            try {
-                assertEquals(KEYS + 1, fresh.getChildren("/guard", false).size());
-            } finally {
-                fresh.close();
-            }
-            guard.close();
-            assertTrue(rejections.count() >= certainRejections, "expected at least " + certainRejections
-                    + " logged rejections, saw " + rejections.count());
-            assertTrue(rejections.sample().startsWith("closing connection"), rejections.sample());
+            assertLogged(certain, rejections.count(), rejections.sample());
         } finally {
             rejections.detach();
         }
+    }
+
+    @Test
+    void productionServerSurvivesTheSameStorm(@TempDir Path dir) throws Exception {
+        ProductionTarget server = ProductionTarget.start(dir, Clients.freePort(), Target.Settings.FAST);
+        int certain;
+        try {
+            certain = storm(server);
+        } finally {
+            server.close(); // also fails on any AssertionError in the server's log
+        }
+        List<String> lines = server.readLog().lines().filter(l -> l.contains("closing connection")).toList();
+        assertLogged(certain, lines.size(), lines.isEmpty() ? "(no rejection logged)" : lines.get(0));
+    }
+
+    private static void assertLogged(int certainRejections, int logged, String sample) {
+        System.out.println("certain rejections " + certainRejections + ", rejection log lines " + logged
+                + ", e.g. " + sample);
+        assertTrue(logged >= certainRejections, "expected at least " + certainRejections
+                + " logged rejections, saw " + logged);
+        assertTrue(sample.contains("closing connection"), sample);
+    }
+
+    /** Runs every round against the server and checks the guard session; returns the certain rejections. */
+    private static int storm(Target server) throws Exception {
+        System.out.println(server.name() + ": SEED=0x" + Long.toHexString(SEED) + " ROUNDS=" + ROUNDS);
+        Events guardEvents = new Events();
+        ZooKeeper guard = Clients.connect(server.connectString(), Clients.SESSION_TIMEOUT_MS, guardEvents);
+        long guardSession = guard.getSessionId();
+        guard.create("/guard", new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        for (int i = 0; i < KEYS; i++) {
+            guard.create("/guard/k" + i, value(i), Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        }
+        guard.create("/guard/lease", new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
+
+        Random random = new Random(SEED);
+        int[] counts = new int[Mutation.values().length];
+        int certainRejections = 0;
+        for (int round = 0; round < ROUNDS; round++) {
+            Mutation m = Mutation.values()[random.nextInt(Mutation.values().length)];
+            counts[m.ordinal()]++;
+            try {
+                certainRejections += runRound(server.port(), m, random) ? 1 : 0;
+            } catch (AssertionError | IOException e) {
+                throw new AssertionError("round " + round + " (" + m + ") failed; replay with SEED=0x"
+                        + Long.toHexString(SEED) + ": " + e.getMessage(), e);
+            }
+            if (round % 50 == 0) {
+                guard.setData("/guard/k" + (round / 50), value(round / 50), -1); // writes keep flowing
+            }
+        }
+        System.out.println("mutations " + Arrays.toString(Mutation.values()) + " = " + Arrays.toString(counts));
+
+        // the guard's session never noticed: same session, no Expired, every write intact
+        assertEquals(guardSession, guard.getSessionId());
+        assertTrue(guard.getState().isConnected());
+        for (var e : guardEvents.queue) {
+            assertTrue(e.getState() != KeeperState.Expired, "the guard session expired: " + e);
+        }
+        for (int i = 0; i < KEYS; i++) {
+            assertArrayEquals(value(i), guard.getData("/guard/k" + i, false, null), "/guard/k" + i);
+        }
+        assertEquals(guardSession, guard.exists("/guard/lease", false).getEphemeralOwner());
+        ZooKeeper fresh = Clients.connect(server.connectString());
+        try {
+            assertEquals(KEYS + 1, fresh.getChildren("/guard", false).size());
+        } finally {
+            fresh.close();
+        }
+        guard.close();
+        return certainRejections;
     }
 
     private static byte[] value(int i) {

@@ -23,6 +23,7 @@ final class ProductionTarget implements Target {
     private final int port;
     private final Path config;
     private Process process;
+    private Thread logPump;
 
     private ProductionTarget(Path dataDir, int port, Path config) {
         this.dataDir = dataDir;
@@ -75,6 +76,7 @@ final class ProductionTarget implements Target {
         }, "zabkit-server-log-" + port);
         pump.setDaemon(true);
         pump.start();
+        logPump = pump;
         try {
             serving.get(START_TIMEOUT_S, TimeUnit.SECONDS);
         } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
@@ -129,5 +131,6 @@ final class ProductionTarget implements Target {
             process.destroyForcibly();
             throw new AssertionError("zabkit server ignored SIGTERM for " + START_TIMEOUT_S + " s");
         }
+        logPump.join(TimeUnit.SECONDS.toMillis(START_TIMEOUT_S)); // every line is in server.log now
     }
 }
