@@ -29,7 +29,10 @@ ensure_one() {
     maven)  command -v mvn >/dev/null 2>&1 || apt_install maven ;;
     go)     command -v go >/dev/null 2>&1 || apt_install golang-go ;;
     lein)   command -v lein >/dev/null 2>&1 || apt_install leiningen clojure ;;
-    python3) command -v python3 >/dev/null 2>&1 || apt_install python3 python3-venv ;;
+    python3)
+      if ! command -v python3 >/dev/null 2>&1 || ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+        apt_install python3 python3-venv python3-pip
+      fi ;;
     iptables) command -v iptables >/dev/null 2>&1 || apt_install iptables ;;
     iproute2) command -v ip >/dev/null 2>&1 || apt_install iproute2 ;;
     faketime) [ -e /usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 ] || apt_install faketime libfaketime ;;

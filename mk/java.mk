@@ -12,5 +12,11 @@ test-java: deps-java ## unit, integration and simulation tests of every Java mod
 
 TEST_TARGETS += test-java
 
-run: build ## start a 1-node server on the embedded default config (the quick start)
+run: ## start a 1-node server on the embedded default config (the quick start); builds on first use
 	$(ROOT)/bin/zabkit-run-standalone
+
+.PHONY: test-kazoo
+test-kazoo: ## kazoo (Python client) suite against a fresh reference server
+	$(ROOT)/impl/src/test/kazoo/run.sh
+
+TEST_TARGETS += test-kazoo

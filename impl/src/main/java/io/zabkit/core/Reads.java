@@ -80,6 +80,9 @@ final class Reads {
                 ExistsRequest q = (ExistsRequest) body;
                 Paths.validate(q.getPath());
                 Znode n = tree.get(q.getPath());
+                if (n != null) {
+                    Acls.check(n.acl(), Acls.READ, ids, q.getPath()); // as ZooKeeper 3.9: READ, and no watch without it
+                }
                 if (q.getWatch()) {
                     watches.addData(q.getPath(), watcher);
                 }
@@ -150,7 +153,7 @@ final class Reads {
                     throw new ZkException(Err.BAD_ARGUMENTS, "addWatch mode " + q.getMode());
                 }
                 watches.addPersistent(q.getPath(), watcher, q.getMode() == 1);
-                return null;
+                return new ErrorResponse(Err.OK); // the Java client reads this body; without it, ConnectionLoss
             }
             case OpCode.SET_WATCHES: {
                 SetWatches q = (SetWatches) body;

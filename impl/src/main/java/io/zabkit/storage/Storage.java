@@ -69,7 +69,7 @@ public final class Storage implements AutoCloseable {
         List<Txn> txns = new ArrayList<>();
         for (int i = firstLogNeeded(logs, have); i < logs.size(); i++) {
             String name = FileNames.log(logs.get(i));
-            LogSegment segment = reader.read(name, logs.get(i), logDisk.read(name), i == logs.size() - 1);
+            LogSegment segment = readSegment(name, logs.get(i), i == logs.size() - 1);
             if (segment.prevZxid() > have) {
                 throw new CorruptStorageException(gapMessage(snapshot, segment, have));
             }
@@ -90,6 +90,7 @@ public final class Storage implements AutoCloseable {
         }
         lastLoggedZxid = have;
         recovered = true;
+        purge(); // a crash may have cut the last purge short
         RecoveredState state = new RecoveredState(snapshot, txns);
         assert state.lastZxid() == lastLoggedZxid : "recovered " + state.lastZxid() + " vs " + lastLoggedZxid;
         return state;
@@ -174,6 +175,11 @@ public final class Storage implements AutoCloseable {
         }
     }
 
+    /**
+     * The newest snapshot that checks. Unusable newer ones are moved aside (renamed *.corrupt, kept
+     * for a post-mortem), so that purging, which keeps the newest few by name, never counts a corrupt
+     * snapshot in place of the one recovery relies on.
+     */
     private Snapshot newestValidSnapshot() throws IOException {
         List<Long> zxids = zxidsOf(snapshotDisk, FileNames.SNAPSHOT_PREFIX);
         zxids.sort(Comparator.reverseOrder());
@@ -183,7 +189,9 @@ public final class Storage implements AutoCloseable {
                 return SnapshotFormat.decode(snapshotDisk.read(name), zxid);
             } catch (CorruptStorageException e) {
                 warn.accept(snapshotDisk.describe() + "/" + name + " is unusable (" + e.getMessage()
-                        + "); falling back to the previous snapshot");
+                        + "); moving it aside to " + name + ".corrupt and falling back to the previous snapshot");
+                snapshotDisk.writeAtomically(name + ".corrupt", snapshotDisk.read(name));
+                snapshotDisk.delete(name);
             }
         }
         return null;
@@ -210,6 +218,14 @@ public final class Storage implements AutoCloseable {
                 + " in " + snapshotDisk.describe();
     }
 
+    private LogSegment readSegment(String name, long firstZxid, boolean newest) throws IOException {
+        try {
+            return reader.read(name, firstZxid, logDisk.read(name), newest);
+        } catch (CorruptStorageException e) {
+            throw new CorruptStorageException(logDisk.describe() + "/" + e.getMessage()); // messages start with the name
+        }
+    }
+
     /** Cuts the unsynced garbage off the newest log file so later appends (to a new file) stay clean. */
     private void repairTornTail(LogSegment segment) throws IOException {
         warn.accept(logDisk.describe() + "/" + segment.name() + ": torn tail after a crash (" + segment.tornReason()
@@ -225,7 +241,7 @@ public final class Storage implements AutoCloseable {
     /** Keeps the newest snapRetainCount snapshots and the logs from the oldest kept one onwards. */
     private void purge() throws IOException {
         List<Long> snapshots = zxidsOf(snapshotDisk, FileNames.SNAPSHOT_PREFIX);
-        if (snapshots.size() <= options.snapRetainCount()) {
+        if (snapshots.size() < options.snapRetainCount()) {
             return; // With fewer snapshots, keep every log: recovery from an empty tree stays possible.
         }
         snapshots.sort(Comparator.reverseOrder());

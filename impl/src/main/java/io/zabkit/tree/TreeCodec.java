@@ -35,7 +35,7 @@ public final class TreeCodec {
                 out.writeUTF(a.getId().getScheme());
                 out.writeUTF(a.getId().getId());
             }
-            Stat s = n.stat();
+            Stat s = n.storedStat();
             out.writeLong(s.getCzxid());
             out.writeLong(s.getMzxid());
             out.writeLong(s.getPzxid());

@@ -89,8 +89,18 @@ public final class Znode {
         return children;
     }
 
-    /** The client-visible Stat: every field exactly as ZooKeeper reports it. */
+    /**
+     * The client-visible Stat: every field exactly as ZooKeeper reports it. ZooKeeper stores cversion
+     * as a count of child creations (the sequence counter) and reports {@code 2 * cversion - numChildren},
+     * which also counts deletions.
+     */
     public Stat stat() {
+        return new Stat(czxid, mzxid, ctime, mtime, version, 2 * cversion - children.size(), aversion,
+                ephemeralOwner, data == null ? 0 : data.length, children.size(), pzxid);
+    }
+
+    /** The Stat as stored: cversion is the raw creation count, as snapshots keep it. */
+    Stat storedStat() {
         return new Stat(czxid, mzxid, ctime, mtime, version, cversion, aversion, ephemeralOwner,
                 data == null ? 0 : data.length, children.size(), pzxid);
     }

@@ -1,0 +1,26 @@
+package io.zabkit.runtime;
+
+import io.zabkit.core.Ready;
+
+/**
+ * What the event loop needs from the deterministic core ({@code io.zabkit.core.ServerCore}): events in,
+ * {@link Ready} batches out. An interface so the loop can be tested with a scripted core. Only the loop
+ * thread calls it: the core is single-threaded.
+ */
+public interface Core {
+    void tick(long nowMillis);
+
+    void connect(long connId, String remoteAddress);
+
+    void receive(long connId, byte[] bytes, int offset, int length);
+
+    void disconnect(long connId);
+
+    void persisted(long zxid);
+
+    void snapshotWritten(long zxid);
+
+    boolean hasReady();
+
+    Ready ready();
+}

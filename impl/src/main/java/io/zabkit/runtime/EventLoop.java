@@ -1,0 +1,276 @@
+package io.zabkit.runtime;
+
+import io.zabkit.core.Ready;
+import io.zabkit.storage.Storage;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.LongSupplier;
+
+/**
+ * The one thread that touches the core. Each pass: wait for sockets, the disk or the next tick; tick
+ * the core with the wall clock; feed it disk completions, accepts, bytes and closes; then carry out its
+ * Ready batches: disk work to the {@link DiskWriter}, bytes to the sockets. Sends need not wait for the
+ * disk: the core answers a write only after persisted() says it is durable.
+ */
+final class EventLoop implements Runnable {
+    private static final System.Logger LOG = System.getLogger("zabkit.runtime");
+    /** Accepts and reads per pass, so that one busy client cannot starve the others or the tick. */
+    static final int ACCEPTS_PER_PASS_MAX = 64;
+    static final int READ_BUFFER_BYTES = 64 << 10;
+    /** Entries handed to the disk and not yet durable; above this, no more requests are read. */
+    static final int UNPERSISTED_TXNS_MAX = 20_000;
+    /** Ready batches drained per pass; the core makes one per call, so this only guards a runaway core. */
+    static final int READY_PER_PASS_MAX = 100_000;
+
+    private final Core core;
+    private final ServerSocketChannel listener;
+    private final Selector selector;
+    private final DiskWriter disk;
+    private final Thread diskThread;
+    private final int tickIntervalMs;
+    private final LongSupplier clockMs;
+    private final Map<Long, ClientConnection> connections = new HashMap<>();
+    private final Set<ClientConnection> dirty = new LinkedHashSet<>();
+    private final ConcurrentLinkedQueue<DiskEvent> diskEvents = new ConcurrentLinkedQueue<>();
+    private final ByteBuffer readBuffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile boolean stopRequested;
+    private volatile Throwable failure;
+    private long nextConnId = 1;
+    private boolean acceptingRequests = true;
+
+    /** The loop owns the listener from here on; the disk thread owns storage. */
+    EventLoop(Core core, ServerSocketChannel listener, Storage storage, int tickTimeMs, LongSupplier clockMs)
+            throws IOException {
+        this.core = core;
+        this.listener = listener;
+        this.selector = Selector.open();
+        this.disk = new DiskWriter(storage, this::post);
+        this.diskThread = new Thread(disk, "zabkit-disk");
+        this.tickIntervalMs = Math.max(1, tickTimeMs / 2);
+        this.clockMs = clockMs;
+        listener.configureBlocking(false);
+        listener.register(selector, SelectionKey.OP_ACCEPT);
+    }
+
+    /** Any thread: ask the loop to stop; it finishes the disk work queued so far. */
+    void requestStop() {
+        stopRequested = true;
+        selector.wakeup();
+    }
+
+    /** Waits until the loop has stopped and the disk is flushed; returns the failure that stopped it, if any. */
+    Throwable awaitStopped() throws InterruptedException {
+        stopped.await();
+        return failure;
+    }
+
+    @Override
+    public void run() {
+        diskThread.start();
+        try {
+            long nextTickMs = clockMs.getAsLong();
+            while (!stopRequested && failure == null) {
+                long waitMs = Math.max(1, nextTickMs - clockMs.getAsLong());
+                selector.select(waitMs);
+                long now = clockMs.getAsLong();
+                core.tick(now);
+                if (now >= nextTickMs) {
+                    nextTickMs = now + tickIntervalMs;
+                }
+                pass();
+            }
+        } catch (IOException | RuntimeException | AssertionError e) {
+            failure = e;
+        } finally {
+            shutDown();
+        }
+    }
+
+    private void pass() throws IOException {
+        for (DiskEvent e; (e = diskEvents.poll()) != null; ) {
+            handleDiskEvent(e);
+        }
+        Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+        while (keys.hasNext()) {
+            SelectionKey key = keys.next();
+            keys.remove();
+            if (!key.isValid()) {
+                continue;
+            }
+            if (key.isAcceptable()) {
+                acceptAll();
+                continue;
+            }
+            ClientConnection conn = (ClientConnection) key.attachment();
+            if (key.isWritable()) {
+                dirty.add(conn);
+            }
+            if (key.isReadable()) {
+                read(conn);
+            }
+        }
+        drainReady();
+        flushDirty();
+        updateBackpressure();
+    }
+
+    private void handleDiskEvent(DiskEvent e) {
+        if (e instanceof DiskEvent.Persisted p) {
+            core.persisted(p.zxid());
+        } else if (e instanceof DiskEvent.SnapshotWritten s) {
+            core.snapshotWritten(s.zxid());
+        } else if (e instanceof DiskEvent.Failed f) {
+            failure = f.cause();
+        }
+    }
+
+    private void acceptAll() throws IOException {
+        for (int i = 0; i < ACCEPTS_PER_PASS_MAX; i++) {
+            SocketChannel channel = listener.accept();
+            if (channel == null) {
+                return;
+            }
+            channel.configureBlocking(false);
+            channel.socket().setTcpNoDelay(true);
+            long id = nextConnId++;
+            String remote = String.valueOf(channel.getRemoteAddress());
+            SelectionKey key = channel.register(selector, acceptingRequests ? SelectionKey.OP_READ : 0);
+            ClientConnection conn = new ClientConnection(id, channel, key, remote);
+            key.attach(conn);
+            connections.put(id, conn);
+            core.connect(id, remote);
+        }
+    }
+
+    private void read(ClientConnection conn) {
+        readBuffer.clear();
+        int n;
+        try {
+            n = conn.channel.read(readBuffer);
+        } catch (IOException e) {
+            n = -1; // reset by peer and the like: the same as a close for the core
+        }
+        if (n < 0) {
+            close(conn);
+        } else if (n > 0) {
+            core.receive(conn.id, readBuffer.array(), 0, n);
+        }
+    }
+
+    private void drainReady() {
+        for (int i = 0; core.hasReady(); i++) {
+            if (i == READY_PER_PASS_MAX) {
+                throw new IllegalStateException("the core produced " + i + " Ready batches in one pass");
+            }
+            Ready ready = core.ready();
+            disk.submit(ready);
+            for (Ready.Outbound out : ready.sends()) {
+                ClientConnection conn = connections.get(out.connId());
+                if (conn != null) { // else the client went away; its replies have nowhere to go
+                    conn.enqueue(out.bytes());
+                    dirty.add(conn);
+                }
+            }
+            for (long id : ready.closes()) {
+                ClientConnection conn = connections.get(id);
+                if (conn != null) {
+                    conn.closeAfterFlush();
+                    dirty.add(conn);
+                }
+            }
+        }
+    }
+
+    private void flushDirty() {
+        for (ClientConnection conn : new ArrayList<>(dirty)) {
+            boolean done;
+            try {
+                done = conn.flush() || conn.overflowing();
+                if (conn.overflowing()) {
+                    LOG.log(System.Logger.Level.WARNING, "closing connection {0} from {1}: {2} bytes of replies"
+                            + " it does not read", conn.id, conn.remoteAddress, conn.outputBytes());
+                }
+            } catch (IOException e) {
+                done = true;
+            }
+            if (done) {
+                close(conn);
+            } else {
+                conn.key.interestOps(conn.interestOps(acceptingRequests));
+            }
+        }
+        dirty.clear();
+    }
+
+    /** The disk backlog gates reading from every client; each client's own backlog gates its reads. */
+    private void updateBackpressure() {
+        boolean accept = disk.unpersistedTxns() < UNPERSISTED_TXNS_MAX;
+        if (accept != acceptingRequests) {
+            acceptingRequests = accept;
+            for (ClientConnection conn : connections.values()) {
+                conn.key.interestOps(conn.interestOps(accept));
+            }
+        }
+    }
+
+    private void close(ClientConnection conn) {
+        if (connections.remove(conn.id) == null) {
+            return;
+        }
+        dirty.remove(conn);
+        conn.key.cancel();
+        try {
+            conn.channel.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+        core.disconnect(conn.id);
+    }
+
+    private void post(DiskEvent event) {
+        diskEvents.add(event);
+        try {
+            selector.wakeup();
+        } catch (ClosedSelectorException e) {
+            // the loop is gone; the event no longer matters
+        }
+    }
+
+    private void shutDown() {
+        try {
+            listener.close();
+            for (ClientConnection conn : new ArrayList<>(connections.values())) {
+                conn.channel.close();
+            }
+            connections.clear();
+            disk.stop();
+            diskThread.join();
+            for (DiskEvent e; (e = diskEvents.poll()) != null; ) {
+                if (e instanceof DiskEvent.Failed f && failure == null) {
+                    failure = f.cause();
+                }
+            }
+            selector.close();
+        } catch (IOException | InterruptedException e) {
+            if (failure == null) {
+                failure = e;
+            }
+        } finally {
+            stopped.countDown();
+        }
+    }
+}

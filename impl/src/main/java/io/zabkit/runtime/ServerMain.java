@@ -1,0 +1,165 @@
+package io.zabkit.runtime;
+
+import io.zabkit.config.ConfigException;
+import io.zabkit.config.ConfigReader;
+import io.zabkit.config.ServerConfig;
+import io.zabkit.core.ServerCore;
+import io.zabkit.storage.CorruptStorageException;
+import io.zabkit.storage.Disk;
+import io.zabkit.storage.FileDisk;
+import io.zabkit.storage.RecoveredState;
+import io.zabkit.storage.Storage;
+import io.zabkit.txn.Txn;
+import java.io.IOException;
+import java.net.BindException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * {@code ServerMain CONFIG}: one server in the foreground, like {@code zkServer.sh start-foreground}.
+ * Reads zoo.cfg, locks and recovers the data directories, builds the core and runs the event loop
+ * until SIGTERM (clean stop) or a fatal error. Exit status: 0 after a clean stop, 2 for a bad config or
+ * command line, 3 for storage that cannot be recovered or used, 1 for a failure while serving.
+ */
+public final class ServerMain {
+    /** Log and snapshot files go in this subdirectory, versioned: they are not ZooKeeper's format. */
+    static final String STORAGE_DIR = "zabkit-v1";
+
+    private ServerMain() {}
+
+    public static void main(String[] args) {
+        Logging.configure();
+        if (args.length != 1 || args[0].startsWith("-")) {
+            System.err.println("usage: zabkit-server CONFIG    (a zoo.cfg; see conf/zoo-standalone.cfg)");
+            System.exit(2);
+        }
+        System.exit(run(Path.of(args[0])));
+    }
+
+    static int run(Path configFile) {
+        ServerConfig config;
+        try {
+            config = ConfigReader.read(configFile, 0); // the session secret comes from dataDir, below
+        } catch (ConfigException e) {
+            Logging.error("bad config: " + e.getMessage());
+            return 2;
+        }
+        config.warnings().forEach(Logging::warn);
+        if (!config.standalone()) {
+            Logging.error(configFile + " lists " + config.servers().size() + " servers; this zabkit server runs"
+                    + " standalone only (Zab replication is not in the reference server yet)");
+            return 2;
+        }
+        if (config.purgeIntervalHours() > 0) {
+            Logging.info("autopurge.purgeInterval is not used: zabkit purges after every snapshot, keeping "
+                    + config.snapRetainCount());
+        }
+        try {
+            Files.createDirectories(config.dataDir());
+            Files.createDirectories(config.dataLogDir());
+            config = ConfigReader.read(configFile, SessionSecret.loadOrCreate(config.dataDir()));
+        } catch (IOException e) {
+            Logging.error("cannot create the data directories or the session secret: " + e);
+            return 3;
+        } catch (ConfigException e) {
+            Logging.error("bad config: " + e.getMessage());
+            return 2;
+        }
+        try (DataDirLock lock = DataDirLock.acquire(config.dataLogDir())) {
+            return serve(config);
+        } catch (IOException e) {
+            Logging.error(e.getMessage());
+            return 3;
+        }
+    }
+
+    private static int serve(ServerConfig config) {
+        Storage storage;
+        RecoveredState recovered;
+        try {
+            storage = openStorage(config);
+            long startNs = System.nanoTime();
+            recovered = storage.recover();
+            Logging.info("recovered " + (recovered.snapshot() == null ? "no snapshot" : "snapshot "
+                    + Txn.zxidString(recovered.snapshot().zxid())) + " and " + recovered.txns().size()
+                    + " logged transactions up to zxid " + Txn.zxidString(recovered.lastZxid()) + " in "
+                    + (System.nanoTime() - startNs) / 1_000_000 + " ms");
+        } catch (CorruptStorageException e) {
+            Logging.error("cannot recover: " + e.getMessage());
+            return 3;
+        } catch (IOException e) {
+            Logging.error("cannot read the data directories: " + e);
+            return 3;
+        }
+        Core core = new ServerCoreAdapter(new ServerCore(config.core(), recovered));
+        ServerSocketChannel listener;
+        try {
+            listener = ServerSocketChannel.open();
+            listener.bind(config.clientAddress(), 1024);
+        } catch (BindException e) {
+            Logging.error("cannot listen on " + config.clientAddress() + ": " + e.getMessage()
+                    + " (is another server on that port? change clientPort)");
+            return 2;
+        } catch (IOException e) {
+            Logging.error("cannot listen on " + config.clientAddress() + ": " + e);
+            return 2;
+        }
+        return runLoop(config, core, listener, storage);
+    }
+
+    private static int runLoop(ServerConfig config, Core core, ServerSocketChannel listener, Storage storage) {
+        EventLoop loop;
+        try {
+            loop = new EventLoop(core, listener, storage, config.core().tickTimeMs(), System::currentTimeMillis);
+        } catch (IOException e) {
+            Logging.error("cannot start the event loop: " + e);
+            return 1;
+        }
+        Thread loopThread = new Thread(loop, "zabkit-loop");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            Logging.info("stopping (signal): finishing queued disk writes");
+            loop.requestStop();
+            try {
+                if (loop.awaitStopped() == null) {
+                    Logging.info("stopped cleanly");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "zabkit-shutdown"));
+        loopThread.start();
+        boolean assertions = false;
+        assert assertions = true; // records whether -ea is on
+        Logging.info("zabkit server " + config.core().serverId() + " serving on " + hostPort(config) + ", dataDir "
+                + config.dataDir() + ", dataLogDir " + config.dataLogDir() + ", tickTime "
+                + config.core().tickTimeMs() + " ms, forceSync " + (config.core().forceSync() ? "yes" : "no")
+                + ", assertions " + (assertions ? "on" : "off"));
+        try {
+            Throwable failure = loop.awaitStopped();
+            storage.close();
+            if (failure != null) {
+                Logging.error("stopped by a failure: " + failure, failure);
+                return 1;
+            }
+            return 0; // the shutdown hook said "stopped cleanly"
+        } catch (InterruptedException | IOException e) {
+            Logging.error("error while stopping: " + e);
+            return 1;
+        }
+    }
+
+    private static Storage openStorage(ServerConfig config) throws IOException {
+        Disk snapshots = new FileDisk(config.dataDir().resolve(STORAGE_DIR));
+        Disk logs = config.dataLogDir().equals(config.dataDir()) ? snapshots
+                : new FileDisk(config.dataLogDir().resolve(STORAGE_DIR));
+        Storage.Options options = new Storage.Options(config.core().forceSync(), config.snapRetainCount(),
+                config.core().maxBufferBytes());
+        return new Storage(logs, snapshots, options, Logging::warn);
+    }
+
+    private static String hostPort(ServerConfig config) {
+        String host = config.clientAddress().getAddress().getHostAddress();
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + config.clientAddress().getPort();
+    }
+}

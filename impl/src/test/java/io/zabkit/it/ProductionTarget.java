@@ -1,0 +1,136 @@
+package io.zabkit.it;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * zabkit's production server, {@code io.zabkit.runtime.ServerMain zoo.cfg}, in its own JVM (with -ea),
+ * so the client tests also cover the real event loop, disk writer and sockets. Restart is SIGTERM and
+ * a new process on the same data and port. The server's output goes to server.log in the data dir.
+ */
+final class ProductionTarget implements Target {
+    static final Target.Factory FACTORY = ProductionTarget::start;
+    private static final long START_TIMEOUT_S = 30;
+
+    private final Path dataDir;
+    private final int port;
+    private final Path config;
+    private Process process;
+    private Thread logPump;
+
+    private ProductionTarget(Path dataDir, int port, Path config) {
+        this.dataDir = dataDir;
+        this.port = port;
+        this.config = config;
+    }
+
+    static ProductionTarget start(Path dataDir, int port, Settings settings) throws Exception {
+        Files.createDirectories(dataDir);
+        Path config = dataDir.resolve("zoo.cfg");
+        Files.writeString(config, String.join("\n",
+                "tickTime=" + settings.tickTimeMs(),
+                "minSessionTimeout=" + settings.minSessionTimeoutMs(),
+                "maxSessionTimeout=" + settings.maxSessionTimeoutMs(),
+                "maxClientCnxns=" + settings.maxClientCnxns(),
+                "dataDir=" + dataDir.resolve("data"),
+                "clientPortAddress=127.0.0.1",
+                "clientPort=" + port,
+                "forceSync=no",
+                "4lw.commands.whitelist=*",
+                ""));
+        ProductionTarget t = new ProductionTarget(dataDir, port, config);
+        t.launch();
+        return t;
+    }
+
+    private void launch() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-ea", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                "io.zabkit.runtime.ServerMain", config.toString());
+        pb.redirectErrorStream(true);
+        process = pb.start();
+        CompletableFuture<Void> serving = new CompletableFuture<>();
+        Path log = dataDir.resolve("server.log");
+        Process p = process;
+        Thread pump = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    Files.writeString(log, line + "\n", StandardCharsets.UTF_8,
+                            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                    if (line.contains("serving on")) {
+                        serving.complete(null);
+                    }
+                }
+            } catch (IOException e) {
+                serving.completeExceptionally(e);
+            }
+            serving.completeExceptionally(new IllegalStateException("the server exited before serving"));
+        }, "zabkit-server-log-" + port);
+        pump.setDaemon(true);
+        pump.start();
+        logPump = pump;
+        try {
+            serving.get(START_TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+            process.destroyForcibly();
+            throw new AssertionError("zabkit server did not start; its log:\n" + readLog(), e);
+        }
+    }
+
+    String readLog() throws IOException {
+        Path log = dataDir.resolve("server.log");
+        return Files.exists(log) ? Files.readString(log) : "(no output)";
+    }
+
+    @Override
+    public String name() {
+        return "zabkit-process";
+    }
+
+    @Override
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public void restart() throws Exception {
+        stopProcess();
+        launch();
+    }
+
+    @Override
+    public boolean canDropConnections() {
+        return false;
+    }
+
+    @Override
+    public void dropConnections() {
+        throw new UnsupportedOperationException("a separate server process cannot be told to drop connections");
+    }
+
+    @Override
+    public void close() throws Exception {
+        stopProcess();
+        String log = readLog();
+        if (log.contains("AssertionError")) {
+            throw new AssertionError("a server assertion failed; its log:\n" + log);
+        }
+    }
+
+    private void stopProcess() throws Exception {
+        process.destroy(); // SIGTERM: the server finishes queued disk writes and exits
+        if (!process.waitFor(START_TIMEOUT_S, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("zabkit server ignored SIGTERM for " + START_TIMEOUT_S + " s");
+        }
+        logPump.join(TimeUnit.SECONDS.toMillis(START_TIMEOUT_S)); // every line is in server.log now
+    }
+}

@@ -1,0 +1,9 @@
+package io.zabkit.it;
+
+/** zkCli against zabkit's server. */
+class ZabkitZkCliTest extends ZkCliContract {
+    @Override
+    Target.Factory factory() {
+        return ZabkitTarget.FACTORY;
+    }
+}

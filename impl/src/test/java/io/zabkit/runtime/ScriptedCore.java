@@ -1,0 +1,116 @@
+package io.zabkit.runtime;
+
+import io.zabkit.core.Ready;
+import io.zabkit.txn.Txn;
+import io.zabkit.wire.OpCode;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
+import org.apache.zookeeper.txn.CreateTxn;
+
+/**
+ * A line-protocol stand-in for the core, to test the loop on its own. "w" logs a transaction and
+ * answers "ok ZXID" only once persisted() covers it (the real core's contract); "r" answers at once;
+ * "close" answers "bye" and asks for a close; "flood" sends more than a client may leave unread.
+ */
+final class ScriptedCore implements Core {
+    final ConcurrentLinkedQueue<String> events = new ConcurrentLinkedQueue<>();
+    volatile long ticks;
+    volatile long lastPersisted;
+    private final Map<Long, StringBuilder> partial = new HashMap<>();
+    private final TreeMap<Long, Long> waitingByZxid = new TreeMap<>();
+    private final List<Txn> entries = new ArrayList<>();
+    private final List<Ready.Outbound> sends = new ArrayList<>();
+    private final List<Long> closes = new ArrayList<>();
+    private long zxid;
+
+    @Override
+    public void tick(long nowMillis) {
+        ticks++;
+    }
+
+    @Override
+    public void connect(long connId, String remoteAddress) {
+        events.add("connect " + connId);
+        partial.put(connId, new StringBuilder());
+    }
+
+    @Override
+    public void receive(long connId, byte[] bytes, int offset, int length) {
+        StringBuilder line = partial.get(connId);
+        for (char c : new String(bytes, offset, length, StandardCharsets.UTF_8).toCharArray()) {
+            if (c != '\n') {
+                line.append(c);
+                continue;
+            }
+            command(connId, line.toString());
+            line.setLength(0);
+        }
+    }
+
+    private void command(long connId, String command) {
+        switch (command) {
+            case "w" -> {
+                zxid++;
+                entries.add(new Txn(Txn.zxid(1, zxid), 1, (int) zxid, 0, OpCode.CREATE,
+                        new CreateTxn("/n" + zxid, new byte[0], List.of(new ACL(31, new Id("world", "anyone"))), false, 0)));
+                waitingByZxid.put(Txn.zxid(1, zxid), connId);
+            }
+            case "r" -> send(connId, "r\n");
+            case "close" -> {
+                send(connId, "bye\n");
+                closes.add(connId);
+            }
+            case "flood" -> {
+                for (int i = 0; i < 80; i++) {
+                    sends.add(new Ready.Outbound(connId, new byte[1 << 20]));
+                }
+            }
+            default -> throw new AssertionError("unknown command " + command);
+        }
+    }
+
+    private void send(long connId, String text) {
+        sends.add(new Ready.Outbound(connId, text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Override
+    public void disconnect(long connId) {
+        events.add("disconnect " + connId);
+    }
+
+    @Override
+    public void persisted(long persistedZxid) {
+        assert persistedZxid > lastPersisted : "persisted went backwards";
+        lastPersisted = persistedZxid;
+        while (!waitingByZxid.isEmpty() && waitingByZxid.firstKey() <= persistedZxid) {
+            Map.Entry<Long, Long> w = waitingByZxid.pollFirstEntry();
+            send(w.getValue(), "ok " + Long.toHexString(w.getKey()) + "\n");
+        }
+    }
+
+    @Override
+    public void snapshotWritten(long zxid) {
+        events.add("snapshot " + zxid);
+    }
+
+    @Override
+    public boolean hasReady() {
+        return !entries.isEmpty() || !sends.isEmpty() || !closes.isEmpty();
+    }
+
+    @Override
+    public Ready ready() {
+        Ready r = new Ready(List.copyOf(entries), !entries.isEmpty(), null, List.copyOf(sends), List.copyOf(closes));
+        entries.clear();
+        sends.clear();
+        closes.clear();
+        return r;
+    }
+}
