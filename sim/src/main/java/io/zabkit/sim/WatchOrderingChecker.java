@@ -89,11 +89,11 @@ final class WatchOrderingChecker {
         } else if (e.getType() == WatchKind.NODE_DELETED) {
             c.watches.remove("c:" + e.getPath());
             c.watches.remove("d:" + e.getPath());
+        } else {
+            c.watches.remove("d:" + e.getPath());
         }
         if (e.getType() != WatchKind.NODE_DELETED) {
             c.doubleDeleteAllowed.remove(e.getPath());
-        } else {
-            c.watches.remove("d:" + e.getPath());
         }
     }
 
