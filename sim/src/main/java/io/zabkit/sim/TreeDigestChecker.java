@@ -27,6 +27,8 @@ final class TreeDigestChecker {
 
     private final List<Txn> chain = new ArrayList<>();
     private final Map<Long, Long> digestAt = new HashMap<>();
+    /** What the live server's tree digest was at each lastProcessed it reached, recorded after every step. */
+    private final Map<Long, Long> liveDigestAt = new HashMap<>();
     private final long serverId;
     private final List<ShadowListener> listeners = new ArrayList<>();
     private DataTree shadow;
@@ -63,11 +65,19 @@ final class TreeDigestChecker {
     /** After every step: the live tree equals the shadow at the same zxid. */
     void afterStep(ServerCore core) {
         compare(core, "after a step");
+        liveDigestAt.put(core.lastProcessedZxid(), core.tree().digest());
     }
 
     /** After a restart: the recovered tree equals the pre-crash state at the recovered zxid; the chain is cut there. */
     void afterRestart(ServerCore core) {
         long recovered = core.lastProcessedZxid();
+        Long before = liveDigestAt.get(recovered);
+        if (before != null && before != core.tree().digest()) {
+            throw new Violation("TreeDigest", "recovered tree at " + Txn.zxidString(recovered) + " has digest "
+                    + Long.toHexString(core.tree().digest()) + " but the server had " + Long.toHexString(before)
+                    + " at that zxid before the crash");
+        }
+        liveDigestAt.keySet().removeIf(zxid -> zxid > recovered);
         compare(core, "after recovery");
         restartsCompared++;
         int keep = 0;
