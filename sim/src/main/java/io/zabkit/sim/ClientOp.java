@@ -12,7 +12,8 @@ import org.apache.zookeeper.data.Stat;
 final class ClientOp {
     enum Kind {
         CREATE("create"), DELETE("delete"), SET_DATA("set-data"), CHECK("check"), GET_DATA("get-data"),
-        EXISTS("exists"), GET_CHILDREN("get-children"), SYNC("sync"), MULTI("multi"), CLOSE_SESSION("close-session");
+        EXISTS("exists"), GET_CHILDREN("get-children"), SYNC("sync"), MULTI("multi"), CLOSE_SESSION("close-session"),
+        ADD_WATCH("add-watch");
 
         final String edn;
 
@@ -58,6 +59,8 @@ final class ClientOp {
     final Mode mode;
     final boolean watch;
     final List<ClientOp> ops;
+    /** For addWatch: PERSISTENT_RECURSIVE (true) or PERSISTENT (false). */
+    boolean recursive;
 
     // Set when invoked.
     int process;
@@ -93,6 +96,12 @@ final class ClientOp {
         return new ClientOp(kind, path, null, -1, null, false, List.of());
     }
 
+    static ClientOp addWatch(String path, boolean recursive) {
+        ClientOp op = of(Kind.ADD_WATCH, path);
+        op.recursive = recursive;
+        return op;
+    }
+
     boolean isOk() {
         return outcome == Outcome.OK;
     }
@@ -115,6 +124,9 @@ final class ClientOp {
         }
         if (watch) {
             s.append(" watch");
+        }
+        if (kind == Kind.ADD_WATCH) {
+            s.append(recursive ? " persistent-recursive" : " persistent");
         }
         if (!ops.isEmpty()) {
             s.append(" [");

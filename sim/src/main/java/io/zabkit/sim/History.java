@@ -93,6 +93,8 @@ final class History {
                 return str(op.dataString());
             case MULTI:
                 return subOps(op, false);
+            case ADD_WATCH:
+                return "{:mode " + (op.recursive ? ":persistent-recursive}" : ":persistent}");
             default:
                 return "nil";
         }

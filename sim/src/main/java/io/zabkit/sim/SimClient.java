@@ -496,6 +496,7 @@ final class SimClient implements Endpoint {
             case SYNC: return OpCode.SYNC;
             case MULTI: return OpCode.MULTI;
             case CLOSE_SESSION: return OpCode.CLOSE_SESSION;
+            case ADD_WATCH: return OpCode.ADD_WATCH;
             default: throw new IllegalArgumentException("no request type for " + op.kind);
         }
     }
@@ -524,6 +525,7 @@ final class SimClient implements Endpoint {
             case GET_CHILDREN: return new GetChildrenRequest(op.path, op.watch);
             case SYNC: return new SyncRequest(op.path);
             case CLOSE_SESSION: return null;
+            case ADD_WATCH: return new org.apache.zookeeper.proto.AddWatchRequest(op.path, op.recursive ? 1 : 0);
             default: throw new IllegalArgumentException("no request body for " + op.kind);
         }
     }

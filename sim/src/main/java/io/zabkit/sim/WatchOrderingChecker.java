@@ -37,6 +37,10 @@ final class WatchOrderingChecker {
 
     /** A read completed: an ok getData/exists sets a data watch (exists also on a missing node), getChildren a child watch. */
     void completed(ClientOp op) {
+        if (op.kind == ClientOp.Kind.ADD_WATCH && op.isOk()) {
+            view(op.connId).watches.add((op.recursive ? "r:" : "p:") + op.path);
+            return;
+        }
         if (!op.watch || op.outcome != ClientOp.Outcome.OK) {
             return;
         }
@@ -77,6 +81,10 @@ final class WatchOrderingChecker {
             case WatchKind.NODE_DELETED -> data || child;
             default -> false;
         };
+        boolean persistent = persistentMatch(c, e.getType(), e.getPath());
+        if (persistent) {
+            matches = true; // persistent watches stay; a standard one on the path is consumed by the same event
+        }
         if (!matches && e.getType() == WatchKind.NODE_DELETED && c.doubleDeleteAllowed.remove(e.getPath())) {
             return; // as ZooKeeper's DataTree.setWatches does: one NodeDeleted per re-set watch kind
         }
@@ -94,6 +102,24 @@ final class WatchOrderingChecker {
         }
         if (e.getType() != WatchKind.NODE_DELETED) {
             c.doubleDeleteAllowed.remove(e.getPath());
+        }
+    }
+
+    /** A persistent watch on the path, or a recursive one on it or an ancestor (not for NodeChildrenChanged). */
+    private static boolean persistentMatch(ConnView c, int type, String path) {
+        if (c.watches.contains("p:" + path)) {
+            return true;
+        }
+        if (type == WatchKind.NODE_CHILDREN_CHANGED) {
+            return false;
+        }
+        for (String p = path; ; p = io.zabkit.tree.Paths.parent(p)) {
+            if (c.watches.contains("r:" + p)) {
+                return true;
+            }
+            if (p.equals("/")) {
+                return false;
+            }
         }
     }
 

@@ -75,6 +75,10 @@ final class Workload {
                 return new ClientOp(ClientOp.Kind.GET_CHILDREN, prng.chance(0.5) ? "/" : key(prng), null, -1, null,
                         watch, List.of());
             case 2:
+                if (prng.chance(0.15)) {
+                    boolean recursive = prng.chance(0.5);
+                    return ClientOp.addWatch(recursive && prng.chance(0.5) ? "/" : key(prng), recursive);
+                }
                 return ClientOp.of(ClientOp.Kind.SYNC, "/");
             default:
                 return new ClientOp(ClientOp.Kind.GET_DATA, key(prng), null, -1, null, watch, List.of());
