@@ -90,10 +90,12 @@ final class PendingChanges {
     List<String> ephemeralsOf(long sessionId) {
         TreeSet<String> paths = new TreeSet<>(tree.ephemeralsOf(sessionId));
         for (Change c : latestByPath.values()) {
+            // A pending change decides the path: deleted, or deleted and re-created by another session,
+            // it is no longer this session's.
             if (c.view.exists() && c.view.ephemeralOwner() == sessionId
                     && EphemeralType.isSessionOwned(sessionId)) {
                 paths.add(c.path);
-            } else if (!c.view.exists()) {
+            } else {
                 paths.remove(c.path);
             }
         }
