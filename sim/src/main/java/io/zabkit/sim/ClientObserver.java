@@ -1,5 +1,6 @@
 package io.zabkit.sim;
 
+import java.util.List;
 import org.apache.zookeeper.proto.WatcherEvent;
 
 /** What a simulated client reports: the history and the client-level checkers listen. */
@@ -14,8 +15,8 @@ interface ClientObserver {
     void notification(SimClient client, long connId, WatcherEvent event, long zxid);
 
     /** The client re-sent its watches (SetWatches) on a new connection of a resumed session. */
-    void watchesRestored(SimClient client, long connId, java.util.List<String> data, java.util.List<String> exist,
-                         java.util.List<String> child);
+    void watchesRestored(SimClient client, long connId, List<String> data, List<String> exist,
+                         List<String> child);
 
     void sessionStarted(SimClient client, long sessionId, boolean resumed);
 

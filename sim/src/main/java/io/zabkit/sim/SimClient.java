@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.jute.Record;
 import org.apache.zookeeper.data.Stat;
+import org.apache.zookeeper.proto.AddWatchRequest;
 import org.apache.zookeeper.proto.CheckVersionRequest;
 import org.apache.zookeeper.proto.ConnectResponse;
 import org.apache.zookeeper.proto.CreateRequest;
@@ -25,6 +26,7 @@ import org.apache.zookeeper.proto.GetDataRequest;
 import org.apache.zookeeper.proto.GetDataResponse;
 import org.apache.zookeeper.proto.SetDataRequest;
 import org.apache.zookeeper.proto.SetDataResponse;
+import org.apache.zookeeper.proto.SetWatches;
 import org.apache.zookeeper.proto.SyncRequest;
 
 /**
@@ -342,7 +344,7 @@ final class SimClient implements Endpoint {
         observer.watchesRestored(this, connId, data, exist, child);
         send(new Pending(ClientCodec.SET_WATCHES_XID, OpCode.SET_WATCHES, null),
                 codec.request(ClientCodec.SET_WATCHES_XID, OpCode.SET_WATCHES,
-                        new org.apache.zookeeper.proto.SetWatches(lastZxidSeen, data, exist, child)));
+                        new SetWatches(lastZxidSeen, data, exist, child)));
     }
 
     /** A watch event consumes the client's watches it fires, as in ZooKeeper's client. */
@@ -525,7 +527,7 @@ final class SimClient implements Endpoint {
             case GET_CHILDREN: return new GetChildrenRequest(op.path, op.watch);
             case SYNC: return new SyncRequest(op.path);
             case CLOSE_SESSION: return null;
-            case ADD_WATCH: return new org.apache.zookeeper.proto.AddWatchRequest(op.path, op.recursive ? 1 : 0);
+            case ADD_WATCH: return new AddWatchRequest(op.path, op.recursive ? 1 : 0);
             default: throw new IllegalArgumentException("no request body for " + op.kind);
         }
     }

@@ -2,6 +2,7 @@ package io.zabkit.sim;
 
 import io.zabkit.core.CoreConfig;
 import io.zabkit.core.ServerCore;
+import io.zabkit.txn.Txn;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -213,7 +214,7 @@ public final class Simulator {
                 // created and deleted again while the client was away fires nothing.
                 if (reads.existsAt(w.path(), restoredAt)) {
                     throw new Violation("WatchDelivery", "client " + c.address() + " re-set an exists watch on "
-                            + w.path() + " with SetWatches at " + io.zabkit.txn.Txn.zxidString(restoredAt)
+                            + w.path() + " with SetWatches at " + Txn.zxidString(restoredAt)
                             + " while the node existed, and got no NodeCreated");
                 }
                 from = restoredAt;
@@ -222,9 +223,9 @@ public final class Simulator {
             if (change >= 0 && change <= seen) {
                 throw new Violation("WatchDelivery", "client " + c.address() + " session 0x"
                         + Long.toHexString(c.sessionId()) + " holds a " + w.kind() + " watch on " + w.path()
-                        + " set at " + io.zabkit.txn.Txn.zxidString(w.setAtZxid()) + "; the change at "
-                        + io.zabkit.txn.Txn.zxidString(change) + " never fired it although a reply at "
-                        + io.zabkit.txn.Txn.zxidString(seen) + " already arrived");
+                        + " set at " + Txn.zxidString(w.setAtZxid()) + "; the change at "
+                        + Txn.zxidString(change) + " never fired it although a reply at "
+                        + Txn.zxidString(seen) + " already arrived");
             }
         }
     }

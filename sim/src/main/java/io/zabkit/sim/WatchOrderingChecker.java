@@ -1,5 +1,6 @@
 package io.zabkit.sim;
 
+import io.zabkit.tree.Paths;
 import io.zabkit.tree.WatchKind;
 import io.zabkit.txn.Txn;
 import java.util.HashMap;
@@ -113,7 +114,7 @@ final class WatchOrderingChecker {
         if (type == WatchKind.NODE_CHILDREN_CHANGED) {
             return false;
         }
-        for (String p = path; ; p = io.zabkit.tree.Paths.parent(p)) {
+        for (String p = path; ; p = Paths.parent(p)) {
             if (c.watches.contains("r:" + p)) {
                 return true;
             }
