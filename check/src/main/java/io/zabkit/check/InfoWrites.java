@@ -15,6 +15,7 @@ import java.util.Objects;
 final class InfoWrites {
   private final Map<String, List<Call>> byPath = new HashMap<>();
   private final Map<String, List<Call>> createsByParent = new HashMap<>();
+  private final Map<String, List<Call>> byParent = new HashMap<>();
   private final Map<Long, Call> unknownSessionEnds = new HashMap<>();
   private int count;
 
@@ -26,6 +27,7 @@ final class InfoWrites {
     if (c.path == null) return;
     count++;
     byPath.computeIfAbsent(c.path, k -> new ArrayList<>()).add(c);
+    byParent.computeIfAbsent(ModelTree.parent(c.path), k -> new ArrayList<>()).add(c);
     if (c.kind == Call.Kind.CREATE) createsByParent.computeIfAbsent(ModelTree.parent(c.path), k -> new ArrayList<>()).add(c);
   }
 
@@ -38,27 +40,41 @@ final class InfoWrites {
     for (List<Call> list : byPath.values()) for (Call c : list) if (c.resolvedZxid >= 0) sink.accept(c);
   }
 
-  /** Places :info writes at the zxids that reads observed but no known write explains. */
+  /** Places :info writes at the zxids that reads or watch events observed but no known write explains. */
   void resolve(Map<Long, Observation> observed, java.util.function.LongPredicate knownZxid) {
     if (count == 0) return;
     for (Map.Entry<Long, Observation> e : observed.entrySet()) {
       long z = e.getKey();
       if (knownZxid.test(z)) continue;
       Observation o = e.getValue();
-      List<Call> candidates = byPath.get(o.path);
+      boolean children = "node-children-changed".equals(o.event);
+      List<Call> candidates = children ? byParent.get(o.path) : byPath.get(o.path);
       if (candidates == null) continue;
       for (Call c : candidates) {
         if (c.resolvedZxid >= 0 || c.infoConsumed || c.invokeTime > o.completeTime) continue;
-        if (o.creation && c.kind != Call.Kind.CREATE) continue;
-        if (c.kind == Call.Kind.DELETE || (!o.creation && !Objects.equals(c.data, o.data))) continue;
+        if (!fits(c, o, children)) continue;
         c.resolvedZxid = z;
         break;
       }
     }
   }
 
+  private static boolean fits(Call c, Observation o, boolean children) {
+    if (children) return c.kind == Call.Kind.CREATE || c.kind == Call.Kind.DELETE;
+    if (o.event != null) {
+      return switch (o.event) {
+        case "node-data-changed" -> c.kind == Call.Kind.SET_DATA;
+        case "node-created" -> c.kind == Call.Kind.CREATE && !c.sequential();
+        case "node-deleted" -> c.kind == Call.Kind.DELETE;
+        default -> false;
+      };
+    }
+    if (o.creation) return c.kind == Call.Kind.CREATE && !c.sequential();
+    return (c.kind == Call.Kind.SET_DATA || (c.kind == Call.Kind.CREATE && !c.sequential())) && Objects.equals(c.data, o.data);
+  }
+
   /** A zxid seen in a Stat (mzxid, or czxid when {@code creation}), with what was read there. */
-  record Observation(String path, Object data, boolean creation, long completeTime) {}
+  record Observation(String path, Object data, boolean creation, long completeTime, String event) {}
 
   private static int available(List<Call> list, long before, Call.Kind kind) {
     if (list == null) return 0;
@@ -69,6 +85,13 @@ final class InfoWrites {
 
   private static boolean usable(Call c, long before, Call.Kind kind) {
     return !c.infoConsumed && c.resolvedZxid < 0 && c.invokeTime < before && (kind == null || c.kind == kind);
+  }
+
+  /** Any :info create (consumed or not) invoked before {@code before}: a sequential one may name its node later. */
+  private static Call anyCreate(List<Call> list, long before) {
+    if (list == null) return null;
+    for (Call c : list) if (c.resolvedZxid < 0 && c.invokeTime < before && c.kind == Call.Kind.CREATE) return c;
+    return null;
   }
 
   private static Call take(List<Call> list, long before, Call.Kind kind) {
@@ -89,20 +112,22 @@ final class InfoWrites {
     return true;
   }
 
-  boolean consumeChildCreates(String parent, long n, long before) {
+  /** Consumes n :info creates under the parent (they took the sequence numbers of a gap), in invocation order. */
+  List<Call> consumeChildCreates(String parent, long n, long before) {
     List<Call> list = createsByParent.get(parent);
-    if (available(list, before, Call.Kind.CREATE) < n) return false;
-    for (long i = 0; i < n; i++) take(list, before, Call.Kind.CREATE);
-    return true;
+    if (available(list, before, Call.Kind.CREATE) < n) return null;
+    List<Call> out = new ArrayList<>();
+    for (long i = 0; i < n; i++) out.add(take(list, before, Call.Kind.CREATE));
+    return out;
   }
 
   /** An ephemeral whose owner's session ended at an unknown zxid: end it now, if that explains things. */
   private boolean endUnknownSession(ModelTree tree, ModelTree.Snap node, long z) {
     if (!node.exists || node.ephemeralOwner == 0) return false;
-    Call end = unknownSessionEnds.remove(node.ephemeralOwner);
-    if (end == null) return false;
+    Call end = unknownSessionEnds.get(node.ephemeralOwner);
+    if (end == null || end.resolvedZxid >= 0) return false;
     end.resolvedZxid = z;
-    tree.endSession(end, node.ephemeralOwner, z);
+    tree.endSession(end, node.ephemeralOwner, z, true);
     return true;
   }
 
@@ -129,6 +154,12 @@ final class InfoWrites {
 
   boolean explainsDeleteOutcome(ModelTree tree, Call w, long z, ModelTree.Snap node, String modelError) {
     if (w.outcome == Op.Type.OK && "no-node".equals(modelError)) {
+      Call seq = w.path.length() > 10 ? anyCreate(byPath.get(w.path.substring(0, w.path.length() - 10)), w.completeTime) : null;
+      if (seq != null && ModelTree.sequenceOf(w.path, seq.path) >= 0) {
+        seq.infoConsumed = true; // its node is named by this delete
+        tree.materialize(seq, z, w.path);
+        return true;
+      }
       Call cr = take(byPath.get(w.path), w.completeTime, Call.Kind.CREATE);
       if (cr != null) {
         String parentPath = ModelTree.parent(w.path);
@@ -192,18 +223,44 @@ final class InfoWrites {
   }
 
   /** True when some :info write on the path, or an unknown session end of the node's owner, could explain a read. */
-  boolean mayExplain(String path, long before, long ephemeralOwner) {
-    if (ephemeralOwner != 0 && unknownSessionEnds.containsKey(ephemeralOwner)) return true;
-    List<Call> list = byPath.get(path);
-    if (list == null) {
-      List<Call> kids = createsByParent.get(path);
-      if (kids == null) return false;
-      for (Call c : kids) if (c.invokeTime < before) return true;
+  /** True when an :info write on the path (or, for a child watch, under it) could have caused a watch event. */
+  boolean mayExplainEvent(String path, boolean child, long before) {
+    if (!unknownSessionEnds.isEmpty()) return true; // an ephemeral may have gone at an unknown zxid
+    List<Call> list = child ? byParent.get(path) : byPath.get(path);
+    if (list != null) for (Call c : list) if (c.invokeTime < before) return true;
+    return false;
+  }
+
+  /**
+   * True when an :info write could have produced what a read returned: an :info delete (or an owner's session
+   * end at an unknown zxid) for "no node", an :info create or set-data with that data, an :info create or
+   * delete of a child for a children list.
+   */
+  boolean mayExplain(Call r, boolean exists, long ephemeralOwner) {
+    long before = r.completeTime;
+    if (r.kind == Call.Kind.GET_CHILDREN && exists) {
+      List<Call> kids = byParent.get(r.path);
+      if (kids != null) for (Call c : kids) if (c.invokeTime < before) return true;
       return false;
     }
+    List<Call> list = byPath.get(r.path);
+    if (!exists) {
+      Call end = ephemeralOwner != 0 ? unknownSessionEnds.get(ephemeralOwner) : null;
+      if (end != null && end.invokeTime < before) return true;
+      if (list != null) for (Call c : list) if (c.invokeTime < before && c.kind == Call.Kind.DELETE) return true;
+      return false;
+    }
+    if (list == null) return false;
+    for (Call c : list) {
+      if (c.invokeTime >= before || c.kind == Call.Kind.DELETE) continue;
+      if (r.kind != Call.Kind.GET_DATA || Objects.equals(c.data, r.data)) return true;
+    }
+    return false;
+  }
+
+  private static boolean anyBefore(List<Call> list, long before) {
+    if (list == null) return false;
     for (Call c : list) if (c.invokeTime < before) return true;
-    List<Call> kids = createsByParent.get(path);
-    if (kids != null) for (Call c : kids) if (c.invokeTime < before) return true;
     return false;
   }
 

@@ -88,6 +88,10 @@ final class ModelTree {
     }
 
     void dataChange(long zxid, byte event) {
+      if (nData > 0 && dataChanges[nData - 1] == zxid) {
+        dataEvents[nData - 1] = event; // removed and re-created at one inferred zxid: the last change wins
+        return;
+      }
       if (nData == dataChanges.length) {
         dataChanges = Arrays.copyOf(dataChanges, nData * 2);
         dataEvents = Arrays.copyOf(dataEvents, nData * 2);
@@ -254,8 +258,18 @@ final class ModelTree {
     }
     long seen = sequenceOf(w.createdPath, w.path);
     long gap = seen - parent.cversion;
-    if (seen >= 0 && gap > 0 && info.consumeChildCreates(parentPath, gap, w.completeTime)) {
-      logFor(parentPath).add(parent.withChildren(z, seen, parent.pzxid, parent.numChildren, parent.childHash, w));
+    List<Call> lost = seen >= 0 && gap > 0 ? info.consumeChildCreates(parentPath, gap, w.completeTime) : null;
+    if (lost != null) {
+      // :info creates took the missing numbers before this create. Which took which is known only when they
+      // share a prefix; otherwise their nodes appear when an observation names them (see InfoWrites).
+      boolean onePrefix = lost.stream().map(c -> c.path).distinct().count() == 1;
+      long next = parent.cversion;
+      for (Call c : lost) {
+        String lostName = c.path + String.format("%010d", next++);
+        if (onePrefix && !current(lostName).exists) materialize(c, z, lostName);
+      }
+      Snap p = current(parentPath);
+      if (p.cversion < seen) logFor(parentPath).add(p.withChildren(z, seen, p.pzxid, p.numChildren, p.childHash, w));
       return w.createdPath;
     }
     findings.violation(Property.LinearizableWrites, "sequential create at zxid " + Findings.hex(z) + " returned "
@@ -274,13 +288,25 @@ final class ModelTree {
   }
 
   void create(Call w, long z, String parentPath, Snap parent, String name) {
+    createAt(w, z, parentPath, parent, name, parent.cversion + 1);
+  }
+
+  /** Creates a node whose sequence number an :info create took earlier: cversion only moves past that number. */
+  void materialize(Call w, long z, String name) {
+    String parentPath = parent(name);
+    Snap parent = current(parentPath);
+    long seq = sequenceOf(name, w.path);
+    createAt(w, z, parentPath, parent, name, Math.max(parent.cversion, seq + 1));
+  }
+
+  private void createAt(Call w, long z, String parentPath, Snap parent, String name, long newCversion) {
     long owner = w.ephemeral() && w.session != null ? w.session : 0;
     PathLog nl = logFor(name);
     nl.add(new Snap(z, true, w.data, 0, 0, z, z, z, owner, 0, 0, w, false));
     nl.dataChange(z, CREATED);
     String child = childName(name);
     PathLog pl = logFor(parentPath);
-    pl.add(parent.withChildren(z, parent.cversion + 1, z, parent.numChildren + 1, parent.childHash + nameHash(child), w));
+    pl.add(parent.withChildren(z, newCversion, z, parent.numChildren + 1, parent.childHash + nameHash(child), w));
     pl.childChange(z);
     if (owner != 0) ephemerals.computeIfAbsent(owner, k -> new LinkedHashSet<>()).add(name);
     if (w.sequential()) sequentialNames.computeIfAbsent(parentPath, k -> new HashMap<>()).put(name, w);
@@ -374,10 +400,17 @@ final class ModelTree {
 
   /** A session ended (close-session, or expiry) at zxid z: its ephemerals go, at that zxid. */
   void endSession(Call w, Long session, long z) {
+    endSession(w, session, z, false);
+  }
+
+  /** @param inferred the end's zxid was inferred from an observation, so it only bounds from above */
+  void endSession(Call w, Long session, long z, boolean inferred) {
     if (session == null) return;
     if (w.outcome == Op.Type.FAIL) return;
-    Call prior = sessionEnds.putIfAbsent(session, w);
-    if (prior != null && prior.effectiveZxid() != z) return; // reported twice (close reply and expiry event)
+    if (!inferred) {
+      Call prior = sessionEnds.putIfAbsent(session, w);
+      if (prior != null && prior.effectiveZxid() != z) return; // reported twice (close reply and expiry event)
+    }
     Set<String> owned = ephemerals.remove(session);
     if (owned == null) return;
     for (String path : new ArrayList<>(owned)) {

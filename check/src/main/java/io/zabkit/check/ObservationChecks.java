@@ -132,6 +132,7 @@ final class ObservationChecks {
     ModelTree.PathLog log = tree.log(r.path);
     ModelTree.Snap at = tree.stateAt(r.path, r.zxid);
     if (matches(at, r, exists)) return false;
+    if (info.mayExplain(r, exists, at.ephemeralOwner)) return false;
     int i = log == null ? -1 : log.indexAt(r.zxid);
     // Older states: a stale read (allowed only if nothing newer was seen by the session or promised by sync).
     for (int j = i - 1, k = 0; log != null && j >= -1 && k < SEARCH_STATES_MAX; j--, k++) {
@@ -148,7 +149,6 @@ final class ObservationChecks {
           + Findings.hex(log.snaps[j].zxid) + ", later than that", r, log.snaps[j].cause);
       return true;
     }
-    if (info.mayExplain(r.path, r.completeTime, at.ephemeralOwner)) return false;
     if (exists && !at.exists && i >= 0 && log.snaps[i].bySessionEnd) {
       findings.violation(Property.EphemeralLifetime, "read at zxid " + Findings.hex(r.zxid) + " still sees ephemeral " + r.path
           + " although its session ended at zxid " + Findings.hex(log.snaps[i].zxid), r, log.snaps[i].cause);
@@ -254,7 +254,9 @@ final class ObservationChecks {
         dueWrite = tree.stateAt(r.path, due).cause;
       }
     }
-    Watch w = new Watch(r.path, child, r, due, dueWrite, r.outcome == Op.Type.INFO || reg < 0);
+    // A change the replay inferred (an :info write) has an approximate zxid: such a watch is checked loosely.
+    boolean inferred = dueWrite != null && dueWrite.outcome == Op.Type.INFO;
+    Watch w = new Watch(r.path, child, r, due, dueWrite, r.outcome == Op.Type.INFO || reg < 0 || inferred);
     s.watches.put(key, w);
     if (!w.maybe) s.byDue.add(w);
   }
@@ -337,6 +339,9 @@ final class ObservationChecks {
             + " fired, but no change to it follows zxid " + Findings.hex(w.registration.zxid == null ? -1 : w.registration.zxid), w.registration, e);
       }
       return;
+    }
+    if (ez != null && ez < w.due && !writes.has(ez) && info.mayExplainEvent(w.path, w.child, e.completeTime)) {
+      return; // the change was an :info write nobody else observed: its zxid is news to the replay
     }
     if (ez != null && ez != w.due && !w.maybe) {
       findings.violation(Property.WatchOrdering, "watch set by #" + w.registration.invokeIndex() + " fired for zxid " + Findings.hex(ez)

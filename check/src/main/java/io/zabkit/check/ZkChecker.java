@@ -83,8 +83,8 @@ public final class ZkChecker {
   private static void observe(Call c, Map<Long, InfoWrites.Observation> observed) {
     if (c.stat == null || c.path == null || c.outcome != Op.Type.OK) return;
     Object data = c.kind == Call.Kind.GET_DATA || c.kind == Call.Kind.SET_DATA || c.kind == Call.Kind.CREATE ? c.data : null;
-    if (c.stat.mzxid() != null) observed.putIfAbsent(c.stat.mzxid(), new InfoWrites.Observation(c.path, data, false, c.completeTime));
-    if (c.stat.czxid() != null) observed.putIfAbsent(c.stat.czxid(), new InfoWrites.Observation(c.path, null, true, c.completeTime));
+    if (c.stat.mzxid() != null) observed.putIfAbsent(c.stat.mzxid(), new InfoWrites.Observation(c.path, data, false, c.completeTime, null));
+    if (c.stat.czxid() != null) observed.putIfAbsent(c.stat.czxid(), new InfoWrites.Observation(c.path, null, true, c.completeTime, null));
   }
 
   private static boolean binaryHas(List<Call> sorted, long z) {
