@@ -223,6 +223,14 @@ final class InfoWrites {
   }
 
   /** True when some :info write on the path, or an unknown session end of the node's owner, could explain a read. */
+  /** True when an :info delete of the path, invoked before {@code before}, was never placed. */
+  boolean mayHaveDeleted(String path, long before) {
+    List<Call> list = byPath.get(path);
+    if (list == null) return false;
+    for (Call c : list) if (c.kind == Call.Kind.DELETE && c.resolvedZxid < 0 && !c.infoConsumed && c.invokeTime < before) return true;
+    return false;
+  }
+
   /** True when an :info write on the path (or, for a child watch, under it) could have caused a watch event. */
   boolean mayExplainEvent(String path, boolean child, long before) {
     if (!unknownSessionEnds.isEmpty()) return true; // an ephemeral may have gone at an unknown zxid

@@ -30,6 +30,8 @@ final class ModelTree {
     final Call cause;
     /** True when this state is an ephemeral's removal because its session ended. */
     final boolean bySessionEnd;
+    /** True when an :info write (placed by inference, at an approximate zxid) made this state. */
+    boolean approx;
 
     Snap(long zxid, boolean exists, Object data, long version, long cversion, long czxid, long mzxid, long pzxid,
         long ephemeralOwner, long numChildren, long childHash, Call cause, boolean bySessionEnd) {
@@ -302,11 +304,16 @@ final class ModelTree {
   private void createAt(Call w, long z, String parentPath, Snap parent, String name, long newCversion) {
     long owner = w.ephemeral() && w.session != null ? w.session : 0;
     PathLog nl = logFor(name);
-    nl.add(new Snap(z, true, w.data, 0, 0, z, z, z, owner, 0, 0, w, false));
+    boolean approx = w.outcome == Op.Type.INFO;
+    Snap created = new Snap(z, true, w.data, 0, 0, z, z, z, owner, 0, 0, w, false);
+    created.approx = approx;
+    nl.add(created);
     nl.dataChange(z, CREATED);
     String child = childName(name);
     PathLog pl = logFor(parentPath);
-    pl.add(parent.withChildren(z, newCversion, z, parent.numChildren + 1, parent.childHash + nameHash(child), w));
+    Snap p = parent.withChildren(z, newCversion, z, parent.numChildren + 1, parent.childHash + nameHash(child), w);
+    p.approx = approx;
+    pl.add(p);
     pl.childChange(z);
     if (owner != 0) ephemerals.computeIfAbsent(owner, k -> new LinkedHashSet<>()).add(name);
     if (w.sequential()) sequentialNames.computeIfAbsent(parentPath, k -> new HashMap<>()).put(name, w);
@@ -334,14 +341,21 @@ final class ModelTree {
   /** Removes an existing node and its parent link at zxid z. */
   void remove(String path, long z, Call cause, boolean bySessionEnd) {
     Snap node = current(path);
+    // approximate: made by an :info write, or the node may already have gone by an :info delete nobody observed
+    boolean approx = cause.outcome == Op.Type.INFO || (node.cause != null && node.cause.outcome == Op.Type.INFO)
+        || info.mayHaveDeleted(path, cause.completeTime);
     PathLog nl = logFor(path);
-    nl.add(Snap.absent(z, cause, bySessionEnd));
+    Snap gone = Snap.absent(z, cause, bySessionEnd);
+    gone.approx = approx;
+    nl.add(gone);
     nl.dataChange(z, DELETED);
     nl.childChange(z); // child watches on the node fire NodeDeleted
     String parentPath = parent(path);
     Snap parent = current(parentPath);
     PathLog pl = logFor(parentPath);
-    pl.add(parent.withChildren(z, parent.cversion, z, parent.numChildren - 1, parent.childHash - nameHash(childName(path)), cause));
+    Snap p = parent.withChildren(z, parent.cversion, z, parent.numChildren - 1, parent.childHash - nameHash(childName(path)), cause);
+    p.approx = approx;
+    pl.add(p);
     pl.childChange(z);
     if (node.ephemeralOwner != 0) {
       Set<String> owned = ephemerals.get(node.ephemeralOwner);
@@ -387,7 +401,9 @@ final class ModelTree {
 
   void setData(Call w, long z, Snap node, Object data, long version) {
     PathLog l = logFor(w.path);
-    l.add(new Snap(z, true, data, version, node.cversion, node.czxid, z, node.pzxid, node.ephemeralOwner, node.numChildren, node.childHash, w, false));
+    Snap changed = new Snap(z, true, data, version, node.cversion, node.czxid, z, node.pzxid, node.ephemeralOwner, node.numChildren, node.childHash, w, false);
+    changed.approx = w.outcome == Op.Type.INFO;
+    l.add(changed);
     l.dataChange(z, DATA_CHANGED);
   }
 

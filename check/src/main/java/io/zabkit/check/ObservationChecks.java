@@ -243,6 +243,7 @@ final class ObservationChecks {
     long reg = r.zxid != null ? r.zxid : -1;
     long due = Long.MAX_VALUE;
     Call dueWrite = null;
+    boolean approx = false;
     ModelTree.PathLog log = tree.log(r.path);
     if (log != null && reg >= 0) {
       long[] changes = child ? log.childChanges : log.dataChanges;
@@ -251,11 +252,13 @@ final class ObservationChecks {
       if (i < 0) i = -i - 1;
       if (i < n) {
         due = changes[i];
-        dueWrite = tree.stateAt(r.path, due).cause;
+        ModelTree.Snap st = tree.stateAt(r.path, due);
+        dueWrite = st.cause;
+        approx = st.approx;
       }
     }
     // A change the replay inferred (an :info write) has an approximate zxid: such a watch is checked loosely.
-    boolean inferred = dueWrite != null && dueWrite.outcome == Op.Type.INFO;
+    boolean inferred = approx;
     Watch w = new Watch(r.path, child, r, due, dueWrite, r.outcome == Op.Type.INFO || reg < 0 || inferred);
     s.watches.put(key, w);
     if (!w.maybe) s.byDue.add(w);

@@ -263,6 +263,11 @@ public final class ReferenceModel {
       p.f = "get-children";
       p.path = rnd.nextBoolean() ? "/q" : "/e";
       p.watch = rnd.nextInt(3) == 0;
+    } else if (r < 80 && leader.nodes.get("/q").children.size() >= 24 && rnd.nextBoolean()) {
+      // keep the queue short, as a consumer would: delete one of its items
+      List<String> kids = new ArrayList<>(leader.nodes.get("/q").children);
+      p.f = "delete";
+      p.path = "/q/" + kids.get(rnd.nextInt(kids.size()));
     } else if (r < 80) {
       p.f = "create";
       p.data = "c" + (dataCounter++);
