@@ -24,17 +24,21 @@ final class Bench {
           invocations, sessions, lines, Files.size(file) / 1e6, (g1 - g0) / 1e9);
       System.gc();
       for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) p.resetPeakUsage();
+      com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+      long cpu0 = os.getProcessCpuTime();
       long c0 = System.nanoTime();
       Result r = ZkChecker.checkFile(file);
       long c1 = System.nanoTime();
+      long cpu = os.getProcessCpuTime() - cpu0;
       long peak = 0;
       for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
         if (p.getType() == MemoryType.HEAP) peak += p.getPeakUsage().getUsed();
       }
       double s = (c1 - c0) / 1e9;
       System.out.print(r.table());
-      System.out.printf("bench: checked %d operations (%d history lines) in %.2f s wall: %.0f operations/s, %.0f lines/s; peak heap %.0f MB (max heap %.0f MB)%n",
-          invocations, lines, s, invocations / s, lines / s, peak / 1e6, Runtime.getRuntime().maxMemory() / 1e6);
+      System.out.printf("bench: checked %d operations (%d history lines) in %.2f s wall, %.2f s CPU (all JVM threads; %d cores, load average %.1f): %.0f operations/s wall, %.0f lines/s wall; peak heap %.0f MB (max heap %.0f MB)%n",
+          invocations, lines, s, cpu / 1e9, os.getAvailableProcessors(), os.getSystemLoadAverage(), invocations / s, lines / s,
+          peak / 1e6, Runtime.getRuntime().maxMemory() / 1e6);
       if (keep == null) Files.delete(file);
       return r.valid() ? 0 : 1;
     } catch (IOException e) {

@@ -20,7 +20,7 @@ import java.util.Set;
  * zk-check HISTORY.edn [--properties P,Q] [--quiet]   check; writes HISTORY.results.edn (results.edn for history.edn)
  * zk-check generate --out FILE [--seed S] [--ops N] [--sessions K] [--info-probability P]
  * zk-check corpus --out DIR [--seed S]                 good and mutated (bad) histories, see Corpus
- * zk-check register-projection HISTORY.edn OUT.jsonl   the write/CAS projection for Porcupine, plus our own verdict on it
+ * zk-check register-projection HISTORY.edn OUT.jsonl [--perturb SEED]   the write/CAS projection for Porcupine, plus our verdict
  * zk-check bench [--ops N] [--sessions K] [--seed S] [--keep FILE]
  * </pre>
  */
@@ -65,8 +65,8 @@ public final class Cli {
         return Corpus.writeAll(Path.of(a.required("--out")), a.longOpt("--seed", 1));
       }
       case "register-projection" -> {
-        if (a.positional.size() != 2) throw new UsageException("register-projection HISTORY.edn OUT.jsonl");
-        return RegisterProjection.run(Path.of(a.positional.get(0)), Path.of(a.positional.get(1)));
+        if (a.positional.size() != 2) throw new UsageException("register-projection HISTORY.edn OUT.jsonl [--perturb SEED]");
+        return RegisterProjection.run(Path.of(a.positional.get(0)), Path.of(a.positional.get(1)), a.longOpt("--perturb", -1));
       }
       case "bench" -> {
         return Bench.run(a.longOpt("--ops", 1_000_000), (int) a.longOpt("--sessions", 100), a.longOpt("--seed", 42), a.opt("--keep"));

@@ -105,11 +105,27 @@ final class InfoWrites {
     return null;
   }
 
-  boolean consumeWrites(String path, long n, long before) {
+  /**
+   * Consumes n :info set-datas that take the node from {@code fromVersion} to {@code fromVersion + n}: each must
+   * be unconditional or expect the version it would apply to. Returns the last one, or null (nothing consumed).
+   */
+  Call consumeWrites(String path, long n, long before, long fromVersion) {
     List<Call> list = byPath.get(path);
-    if (available(list, before, Call.Kind.SET_DATA) < n) return false;
-    for (long i = 0; i < n; i++) take(list, before, Call.Kind.SET_DATA);
-    return true;
+    if (list == null) return null;
+    List<Call> chosen = new ArrayList<>();
+    for (long v = fromVersion; v < fromVersion + n; v++) {
+      Call pick = null;
+      for (Call c : list) {
+        if (usable(c, before, Call.Kind.SET_DATA) && !chosen.contains(c) && (c.expectedVersion == -1 || c.expectedVersion == v)) {
+          pick = c;
+          if (c.expectedVersion == v) break; // prefer the one that names this version
+        }
+      }
+      if (pick == null) return null;
+      chosen.add(pick);
+    }
+    for (Call c : chosen) c.infoConsumed = true;
+    return chosen.isEmpty() ? null : chosen.get(chosen.size() - 1);
   }
 
   /** Consumes n :info creates under the parent (they took the sequence numbers of a gap), in invocation order. */
@@ -204,18 +220,15 @@ final class InfoWrites {
   /** A conditional write whose outcome needs the node's version to have moved by :info set-datas. */
   private boolean explainsVersion(ModelTree tree, Call w, long z, ModelTree.Snap node, String modelError) {
     if (!node.exists) return false;
-    if ("bad-version".equals(w.error) && modelError == null) {
-      Call sd = take(byPath.get(w.path), w.completeTime, Call.Kind.SET_DATA);
+    if ("bad-version".equals(w.error) && modelError == null && w.expectedVersion != -1) {
+      Call sd = consumeWrites(w.path, 1, w.completeTime, node.version);
       if (sd == null) return false;
       tree.setData(sd, z, node, sd.data, node.version + 1);
       return true;
     }
     if (w.outcome == Op.Type.OK && "bad-version".equals(modelError) && w.expectedVersion > node.version) {
-      long gap = w.expectedVersion - node.version;
-      List<Call> list = byPath.get(w.path);
-      if (available(list, w.completeTime, Call.Kind.SET_DATA) < gap) return false;
-      Call last = null;
-      for (long i = 0; i < gap; i++) last = take(list, w.completeTime, Call.Kind.SET_DATA);
+      Call last = consumeWrites(w.path, w.expectedVersion - node.version, w.completeTime, node.version);
+      if (last == null) return false;
       tree.setData(last, z, node, last.data, w.expectedVersion);
       return true;
     }

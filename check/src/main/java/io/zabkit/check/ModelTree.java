@@ -187,8 +187,8 @@ final class ModelTree {
       case DELETE -> applyDelete(w, z);
       case SET_DATA -> applySetData(w, z);
       case CLOSE_SESSION, SESSION_EXPIRED -> endSession(w, w.session, z);
-      case MULTI -> findings.violation(Property.LinearizableWrites,
-          ":multi is not replayed by this checker version; its effects are unknown", w);
+      case MULTI -> throw new IllegalArgumentException("history op #" + w.invokeIndex()
+          + ": :multi is not supported by this checker version (its sub-operations cannot be replayed yet)");
       default -> throw new IllegalStateException("not a write: " + w);
     }
   }
@@ -383,7 +383,7 @@ final class ModelTree {
       long newVersion = node.version + 1;
       if (w.stat != null && w.stat.version() != null && w.stat.version() != newVersion) {
         long gap = w.stat.version() - newVersion;
-        if (gap > 0 && info.consumeWrites(w.path, gap, w.completeTime)) {
+        if (gap > 0 && info.consumeWrites(w.path, gap, w.completeTime, node.version) != null) {
           newVersion = w.stat.version();
         } else {
           findings.violation(Property.LinearizableWrites, "set-data at zxid " + Findings.hex(z) + " returned version "
