@@ -173,7 +173,7 @@ final class InfoWrites {
       Call seq = w.path.length() > 10 ? anyCreate(byPath.get(w.path.substring(0, w.path.length() - 10)), w.completeTime) : null;
       if (seq != null && ModelTree.sequenceOf(w.path, seq.path) >= 0) {
         seq.infoConsumed = true; // its node is named by this delete
-        tree.materialize(seq, z, w.path);
+        tree.materialize(seq, z, w.path, true);
         return true;
       }
       Call cr = take(byPath.get(w.path), w.completeTime, Call.Kind.CREATE);
@@ -187,6 +187,10 @@ final class InfoWrites {
     }
     if ("no-node".equals(w.error) && modelError == null) {
       if (endUnknownSession(tree, node, z)) return true;
+      if (tree.inferred(w.path)) { // a node only inferred from an :info create: its name or life was a guess
+        tree.remove(w.path, z, node.cause, false);
+        return true;
+      }
       Call del = take(byPath.get(w.path), w.completeTime, Call.Kind.DELETE);
       if (del != null) {
         tree.remove(w.path, z, del, false);
@@ -208,6 +212,10 @@ final class InfoWrites {
     }
     if ("no-node".equals(w.error) && modelError == null) {
       if (endUnknownSession(tree, node, z)) return true;
+      if (tree.inferred(w.path)) { // a node only inferred from an :info create: its name or life was a guess
+        tree.remove(w.path, z, node.cause, false);
+        return true;
+      }
       Call del = take(byPath.get(w.path), w.completeTime, Call.Kind.DELETE);
       if (del != null) {
         tree.remove(w.path, z, del, false);

@@ -211,6 +211,8 @@ final class ModelTree {
 
   private void applyCreate(Call w, long z) {
     findings.checked(Property.LinearizableWrites);
+    if (w.sequential()) findings.checked(Property.SequentialUniqueness);
+    if (w.ephemeral()) findings.checked(Property.EphemeralLifetime);
     String parentPath = parent(w.path);
     Snap parent = current(parentPath);
     if (w.ephemeral() && w.session != null && sessionEnds.containsKey(w.session) && w.outcome == Op.Type.OK) {
@@ -268,7 +270,7 @@ final class ModelTree {
       long next = parent.cversion;
       for (Call c : lost) {
         String lostName = c.path + String.format("%010d", next++);
-        if (onePrefix && !current(lostName).exists) materialize(c, z, lostName);
+        if (onePrefix && !current(lostName).exists) materialize(c, z, lostName, false);
       }
       Snap p = current(parentPath);
       if (p.cversion < seen) logFor(parentPath).add(p.withChildren(z, seen, p.pzxid, p.numChildren, p.childHash, w));
@@ -294,11 +296,24 @@ final class ModelTree {
   }
 
   /** Creates a node whose sequence number an :info create took earlier: cversion only moves past that number. */
-  void materialize(Call w, long z, String name) {
+  /** @param named true when an observation named the node (it existed); false when only its number was inferred */
+  void materialize(Call w, long z, String name, boolean named) {
     String parentPath = parent(name);
     Snap parent = current(parentPath);
     long seq = sequenceOf(name, w.path);
+    Call end = w.session == null ? null : sessionEnds.get(w.session);
+    if (!named && w.ephemeral() && end != null && end.effectiveZxid() < z) {
+      // its session ended before this point: the node, if it ever existed, is gone; only its number stays used
+      if (seq + 1 > parent.cversion) logFor(parentPath).add(parent.withChildren(z, seq + 1, parent.pzxid, parent.numChildren, parent.childHash, w));
+      return;
+    }
     createAt(w, z, parentPath, parent, name, Math.max(parent.cversion, seq + 1));
+  }
+
+  /** True when the node's current state was made by an :info write the replay placed by inference. */
+  boolean inferred(String path) {
+    Snap s = current(path);
+    return s.exists && s.cause != null && s.cause.outcome == Op.Type.INFO;
   }
 
   private void createAt(Call w, long z, String parentPath, Snap parent, String name, long newCversion) {
@@ -423,6 +438,7 @@ final class ModelTree {
   void endSession(Call w, Long session, long z, boolean inferred) {
     if (session == null) return;
     if (w.outcome == Op.Type.FAIL) return;
+    findings.checked(Property.EphemeralLifetime);
     if (!inferred) {
       Call prior = sessionEnds.putIfAbsent(session, w);
       if (prior != null && prior.effectiveZxid() != z) return; // reported twice (close reply and expiry event)

@@ -149,7 +149,7 @@ final class ObservationChecks {
           + Findings.hex(log.snaps[j].zxid) + ", later than that", r, log.snaps[j].cause);
       return true;
     }
-    if (exists && !at.exists && i >= 0 && log.snaps[i].bySessionEnd) {
+    if (exists && !at.exists && i >= 0 && log.snaps[i].bySessionEnd) { // (reached only when no older state matched)
       findings.violation(Property.EphemeralLifetime, "read at zxid " + Findings.hex(r.zxid) + " still sees ephemeral " + r.path
           + " although its session ended at zxid " + Findings.hex(log.snaps[i].zxid), r, log.snaps[i].cause);
       return true;
@@ -343,8 +343,8 @@ final class ObservationChecks {
       }
       return;
     }
-    if (ez != null && ez < w.due && !writes.has(ez) && info.mayExplainEvent(w.path, w.child, e.completeTime)) {
-      return; // the change was an :info write nobody else observed: its zxid is news to the replay
+    if (ez != null && ez < w.due && !changedAt(w, ez) && info.mayExplainEvent(w.path, w.child, e.completeTime)) {
+      return; // the change came from an :info write nobody else observed: the replay could not place it
     }
     if (ez != null && ez != w.due && !w.maybe) {
       findings.violation(Property.WatchOrdering, "watch set by #" + w.registration.invokeIndex() + " fired for zxid " + Findings.hex(ez)
@@ -356,6 +356,14 @@ final class ObservationChecks {
       findings.violation(Property.WatchOrdering, "watch set by #" + w.registration.invokeIndex() + " fired :" + type
           + " but the change at zxid " + Findings.hex(w.due) + " is :" + expected, w.registration, w.dueWrite, e);
     }
+  }
+
+  /** True when the replay has a change of the watched kind on the watch's path exactly at {@code zxid}. */
+  private boolean changedAt(Watch w, long zxid) {
+    ModelTree.PathLog log = tree.log(w.path);
+    if (log == null) return false;
+    return w.child ? java.util.Arrays.binarySearch(log.childChanges, 0, log.nChild, zxid) >= 0
+        : java.util.Arrays.binarySearch(log.dataChanges, 0, log.nData, zxid) >= 0;
   }
 
   private String expectedEvent(Watch w) {
