@@ -33,6 +33,10 @@ public final class Corpus {
       out.add(new Entry("reference-seed-" + s, ReferenceModel.generate(ReferenceModel.Options.of(s, GOOD_OPERATIONS, GOOD_SESSIONS)), null,
           "reference model, seed " + s));
     }
+    // many lost requests and replies, and session expiries: the :info resolution has to work hard
+    out.add(new Entry("reference-info-heavy-seed-" + seed, ReferenceModel.generate(
+        new ReferenceModel.Options(seed, GOOD_OPERATIONS, GOOD_SESSIONS, 3, 0.06, 0.003)), null,
+        "reference model, seed " + seed + ", 6 % :info, frequent expiry"));
     return out;
   }
 

@@ -138,10 +138,12 @@ final class InfoWrites {
   }
 
   /** An ephemeral whose owner's session ended at an unknown zxid: end it now, if that explains things. */
-  private boolean endUnknownSession(ModelTree tree, ModelTree.Snap node, long z) {
+  private boolean endUnknownSession(ModelTree tree, ModelTree.Snap node, long z, Call w) {
     if (!node.exists || node.ephemeralOwner == 0) return false;
     Call end = unknownSessionEnds.get(node.ephemeralOwner);
     if (end == null || end.resolvedZxid >= 0) return false;
+    // a close-session cannot take effect before it was invoked (an expiry event only says it happened by then)
+    if (end.invoke != null && end.invokeTime >= w.completeTime) return false;
     end.resolvedZxid = z;
     tree.endSession(end, node.ephemeralOwner, z, true);
     return true;
@@ -150,7 +152,7 @@ final class InfoWrites {
   boolean explainsCreateOutcome(ModelTree tree, Call w, long z, String name, String modelError) {
     ModelTree.Snap node = tree.now(name);
     if (w.outcome == Op.Type.OK && "node-exists".equals(modelError)) {
-      if (endUnknownSession(tree, node, z)) return true;
+      if (endUnknownSession(tree, node, z, w)) return true;
       Call del = take(byPath.get(name), w.completeTime, Call.Kind.DELETE);
       if (del != null) {
         tree.remove(name, z, del, false);
@@ -186,7 +188,7 @@ final class InfoWrites {
       }
     }
     if ("no-node".equals(w.error) && modelError == null) {
-      if (endUnknownSession(tree, node, z)) return true;
+      if (endUnknownSession(tree, node, z, w)) return true;
       if (tree.inferred(w.path)) { // a node only inferred from an :info create: its name or life was a guess
         tree.remove(w.path, z, node.cause, false);
         return true;
@@ -211,7 +213,7 @@ final class InfoWrites {
       }
     }
     if ("no-node".equals(w.error) && modelError == null) {
-      if (endUnknownSession(tree, node, z)) return true;
+      if (endUnknownSession(tree, node, z, w)) return true;
       if (tree.inferred(w.path)) { // a node only inferred from an :info create: its name or life was a guess
         tree.remove(w.path, z, node.cause, false);
         return true;

@@ -336,15 +336,15 @@ final class ObservationChecks {
   private void fire(Session s, Watch w, Call e, String type, Long ez) {
     w.done = true;
     s.watches.remove((w.child ? "c" : "d") + w.path);
+    if ((ez == null || ez < w.due) && (ez == null || !changedAt(w, ez)) && info.mayExplainEvent(w.path, w.child, e.completeTime)) {
+      return; // the change came from an :info write nobody else observed: the replay could not place it
+    }
     if (w.due == Long.MAX_VALUE) {
       if (!w.maybe) {
         findings.violation(Property.WatchOrdering, "watch set by #" + w.registration.invokeIndex() + " on " + w.path
             + " fired, but no change to it follows zxid " + Findings.hex(w.registration.zxid == null ? -1 : w.registration.zxid), w.registration, e);
       }
       return;
-    }
-    if (ez != null && ez < w.due && !changedAt(w, ez) && info.mayExplainEvent(w.path, w.child, e.completeTime)) {
-      return; // the change came from an :info write nobody else observed: the replay could not place it
     }
     if (ez != null && ez != w.due && !w.maybe) {
       findings.violation(Property.WatchOrdering, "watch set by #" + w.registration.invokeIndex() + " fired for zxid " + Findings.hex(ez)
