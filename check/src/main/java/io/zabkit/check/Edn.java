@@ -54,6 +54,13 @@ public final class Edn {
     return r.pos >= line.length();
   }
 
+  private static final Keyword[] KEYWORD_CACHE = new Keyword[1024];
+
+  private static boolean isDelimiter(char c) {
+    return c == ' ' || c == ',' || c == '\t' || c == '\n' || c == '\r' || c == '{' || c == '}' || c == '[' || c == ']'
+        || c == '(' || c == ')' || c == '"' || c == ';';
+  }
+
   private static final class Reader {
     final String s;
     int pos;
@@ -90,7 +97,7 @@ public final class Edn {
           return string();
         case ':':
           pos++;
-          return Keyword.of(token());
+          return keyword();
         case '#':
           return dispatch();
         default:
@@ -146,8 +153,47 @@ public final class Edn {
       return s.substring(start, pos);
     }
 
+    /** Keywords repeat on every line: look them up by their characters without making a String first. */
+    Keyword keyword() {
+      int start = pos;
+      int h = 0;
+      while (pos < s.length()) {
+        char c = s.charAt(pos);
+        if (c == ' ' || c == ',' || c == '\t' || c == '\n' || c == '\r' || c == '{' || c == '}' || c == '['
+            || c == ']' || c == '(' || c == ')' || c == '"' || c == ';') break;
+        h = 31 * h + c;
+        pos++;
+      }
+      int len = pos - start;
+      int slot = (h ^ (h >>> 16)) & (KEYWORD_CACHE.length - 1);
+      Keyword k = KEYWORD_CACHE[slot];
+      if (k != null && k.name().length() == len && s.regionMatches(start, k.name(), 0, len)) return k;
+      k = Keyword.of(s.substring(start, pos));
+      KEYWORD_CACHE[slot] = k; // a racy cache of interned values: any hit is correct
+      return k;
+    }
+
     Object number() {
       int start = pos;
+      long v = 0;
+      boolean neg = false;
+      int i = pos;
+      if (i < s.length() && (s.charAt(i) == '-' || s.charAt(i) == '+')) {
+        neg = s.charAt(i) == '-';
+        i++;
+      }
+      int digits = 0;
+      while (i < s.length() && digits < 18) {
+        char c = s.charAt(i);
+        if (c < '0' || c > '9') break;
+        v = v * 10 + (c - '0');
+        i++;
+        digits++;
+      }
+      if (digits > 0 && (i >= s.length() || isDelimiter(s.charAt(i)))) {
+        pos = i;
+        return neg ? -v : v;
+      }
       String t = token();
       try {
         if (t.endsWith("N")) t = t.substring(0, t.length() - 1);

@@ -61,7 +61,8 @@ final class ObservationChecks {
   }
 
   private Session session(Call c) {
-    return sessions.computeIfAbsent(c.session == null ? Long.MIN_VALUE : c.session, s -> new Session());
+    // Without session ids (e.g. Jepsen's register workload) each process stands for its own session.
+    return sessions.computeIfAbsent(c.session != null ? c.session : Long.MIN_VALUE + c.done.process() + 1, s -> new Session());
   }
 
   void accept(Call c) {

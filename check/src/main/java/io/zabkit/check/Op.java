@@ -31,6 +31,20 @@ public record Op(
     boolean watch) {
 
   public static final int NEMESIS = -1;
+  private static final Keyword K_INDEX = Keyword.of("index");
+  private static final Keyword K_TYPE = Keyword.of("type");
+  private static final Keyword K_PROCESS = Keyword.of("process");
+  private static final Keyword K_F = Keyword.of("f");
+  private static final Keyword K_TIME = Keyword.of("time");
+  private static final Keyword K_PATH = Keyword.of("path");
+  private static final Keyword K_ERROR = Keyword.of("error");
+  private static final Keyword K_WATCH = Keyword.of("watch");
+  private static final Keyword K_VALUE = Keyword.of("value");
+  private static final Keyword K_SESSION = Keyword.of("session");
+  private static final Keyword K_VERSION = Keyword.of("version");
+  private static final Keyword K_ZXID = Keyword.of("zxid");
+  private static final Keyword K_STAT = Keyword.of("stat");
+  private static final Keyword K_NEMESIS = Keyword.of("nemesis");
 
   public enum Type {
     INVOKE, OK, FAIL, INFO;
@@ -47,8 +61,8 @@ public record Op(
   /** Parses the map of one history line. Throws IllegalArgumentException naming the bad field. */
   public static Op fromEdn(Object parsed, long defaultIndex) {
     if (!(parsed instanceof Map<?, ?> m)) throw new IllegalArgumentException("an operation must be an EDN map");
-    Long index = optLong(m, "index");
-    Object t = req(m, "type");
+    Long index = optLong(m, K_INDEX);
+    Object t = req(m, K_TYPE);
     Type type = switch (t instanceof Keyword k ? k.name() : "") {
       case "invoke" -> Type.INVOKE;
       case "ok" -> Type.OK;
@@ -56,64 +70,64 @@ public record Op(
       case "info" -> Type.INFO;
       default -> throw new IllegalArgumentException(":type must be :invoke, :ok, :fail or :info, got " + Edn.write(t));
     };
-    Object p = req(m, "process");
+    Object p = req(m, K_PROCESS);
     int process;
     if (p instanceof Long l) process = Math.toIntExact(l);
     else if (p instanceof Keyword k && k.name().equals("nemesis")) process = NEMESIS;
     else throw new IllegalArgumentException(":process must be an integer or :nemesis, got " + Edn.write(p));
-    Object fo = req(m, "f");
+    Object fo = req(m, K_F);
     if (!(fo instanceof Keyword fk)) throw new IllegalArgumentException(":f must be a keyword, got " + Edn.write(fo));
-    Long time = optLong(m, "time");
-    Object path = m.get(Keyword.of("path"));
+    Long time = optLong(m, K_TIME);
+    Object path = m.get(K_PATH);
     if (path != null && !(path instanceof String)) throw new IllegalArgumentException(":path must be a string");
-    Object err = m.get(Keyword.of("error"));
+    Object err = m.get(K_ERROR);
     String error = err == null ? null : err instanceof Keyword ek ? ek.name() : Edn.write(err);
-    Object w = m.get(Keyword.of("watch"));
+    Object w = m.get(K_WATCH);
     return new Op(
         index != null ? index : defaultIndex,
         type,
         process,
         fk.name(),
-        m.get(Keyword.of("value")),
+        m.get(K_VALUE),
         time != null ? time : 0L,
-        optLong(m, "session"),
+        optLong(m, K_SESSION),
         (String) path,
-        optLong(m, "version"),
-        optLong(m, "zxid"),
-        Stat.fromEdn(m.get(Keyword.of("stat"))),
+        optLong(m, K_VERSION),
+        optLong(m, K_ZXID),
+        Stat.fromEdn(m.get(K_STAT)),
         error,
         Boolean.TRUE.equals(w));
   }
 
-  private static Object req(Map<?, ?> m, String key) {
-    Object v = m.get(Keyword.of(key));
-    if (v == null) throw new IllegalArgumentException("missing :" + key);
+  private static Object req(Map<?, ?> m, Keyword key) {
+    Object v = m.get(key);
+    if (v == null) throw new IllegalArgumentException("missing " + key);
     return v;
   }
 
-  private static Long optLong(Map<?, ?> m, String key) {
-    Object v = m.get(Keyword.of(key));
+  private static Long optLong(Map<?, ?> m, Keyword key) {
+    Object v = m.get(key);
     if (v == null) return null;
-    if (!(v instanceof Long l)) throw new IllegalArgumentException(":" + key + " must be an integer, got " + Edn.write(v));
+    if (!(v instanceof Long l)) throw new IllegalArgumentException(key + " must be an integer, got " + Edn.write(v));
     return l;
   }
 
   /** The EDN map form, keys in the documented order, absent fields omitted. */
   public Map<Object, Object> toEdn() {
     Map<Object, Object> m = new LinkedHashMap<>();
-    m.put(Keyword.of("index"), index);
-    m.put(Keyword.of("type"), type.keyword());
-    m.put(Keyword.of("process"), process == NEMESIS ? Keyword.of("nemesis") : (Object) (long) process);
-    m.put(Keyword.of("f"), Keyword.of(f));
-    m.put(Keyword.of("value"), value);
-    m.put(Keyword.of("time"), time);
-    if (session != null) m.put(Keyword.of("session"), session);
-    if (path != null) m.put(Keyword.of("path"), path);
-    if (version != null) m.put(Keyword.of("version"), version);
-    if (watch) m.put(Keyword.of("watch"), true);
-    if (zxid != null) m.put(Keyword.of("zxid"), zxid);
-    if (stat != null) m.put(Keyword.of("stat"), stat.toEdn());
-    if (error != null) m.put(Keyword.of("error"), Keyword.of(error));
+    m.put(K_INDEX, index);
+    m.put(K_TYPE, type.keyword());
+    m.put(K_PROCESS, process == NEMESIS ? K_NEMESIS : (Object) (long) process);
+    m.put(K_F, Keyword.of(f));
+    m.put(K_VALUE, value);
+    m.put(K_TIME, time);
+    if (session != null) m.put(K_SESSION, session);
+    if (path != null) m.put(K_PATH, path);
+    if (version != null) m.put(K_VERSION, version);
+    if (watch) m.put(K_WATCH, true);
+    if (zxid != null) m.put(K_ZXID, zxid);
+    if (stat != null) m.put(K_STAT, stat.toEdn());
+    if (error != null) m.put(K_ERROR, Keyword.of(error));
     return m;
   }
 

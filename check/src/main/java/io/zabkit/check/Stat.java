@@ -24,6 +24,11 @@ public record Stat(
     "czxid", "mzxid", "pzxid", "ctime", "mtime", "version", "cversion", "aversion", "ephemeral-owner",
     "data-length", "num-children"
   };
+  private static final Keyword[] KEYWORDS = new Keyword[KEYS.length];
+
+  static {
+    for (int i = 0; i < KEYS.length; i++) KEYWORDS[i] = Keyword.of(KEYS[i]);
+  }
 
   /** Reads the EDN map form; unknown keys are an error so that a typo does not silently disable a check. */
   public static Stat fromEdn(Object o) {
@@ -32,7 +37,7 @@ public record Stat(
     Long[] f = new Long[KEYS.length];
     for (Map.Entry<?, ?> e : m.entrySet()) {
       if (!(e.getKey() instanceof Keyword k)) throw new IllegalArgumentException(":stat key must be a keyword");
-      int i = indexOf(k.name());
+      int i = indexOf(k);
       if (i < 0) throw new IllegalArgumentException("unknown :stat field :" + k.name());
       Object v = e.getValue();
       if (v != null && !(v instanceof Long)) throw new IllegalArgumentException(":stat :" + k.name() + " must be an integer");
@@ -41,8 +46,8 @@ public record Stat(
     return new Stat(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10]);
   }
 
-  private static int indexOf(String name) {
-    for (int i = 0; i < KEYS.length; i++) if (KEYS[i].equals(name)) return i;
+  private static int indexOf(Keyword k) {
+    for (int i = 0; i < KEYWORDS.length; i++) if (KEYWORDS[i] == k) return i;
     return -1;
   }
 

@@ -28,6 +28,12 @@ class EdnTest {
   }
 
   @Test
+  void numbersParseAtTheirLimits() {
+    assertEquals(List.of(Long.MAX_VALUE, Long.MIN_VALUE, 0L, -7L, 12L, 2.5e3), Edn.read("[9223372036854775807 -9223372036854775808 0 -7 12N 2.5e3]"));
+    assertThrows(Edn.ParseException.class, () -> Edn.read("99999999999999999999"));
+  }
+
+  @Test
   void taggedLiteralReadsAsItsValue() {
     Map<?, ?> m = (Map<?, ?>) Edn.read("#jepsen.history.Op{:index 3, :type :ok}");
     assertEquals(3L, m.get(Keyword.of("index")));

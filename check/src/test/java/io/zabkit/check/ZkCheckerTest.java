@@ -92,6 +92,21 @@ class ZkCheckerTest {
   }
 
   @Test
+  void withoutSessionIdsEachProcessIsItsOwnSession() {
+    String h = """
+        {:type :invoke :process 0 :f :create :path "/r" :value {:data 1 :mode :persistent} :time 0}
+        {:type :ok :process 0 :f :create :path "/r" :value {:data 1 :mode :persistent :created-path "/r"} :time 1 :zxid 1}
+        {:type :invoke :process 0 :f :write :path "/r" :value 2 :time 2}
+        {:type :ok :process 0 :f :write :path "/r" :value 2 :time 3 :zxid 2}
+        {:type :invoke :process 1 :f :read :path "/r" :time 4}
+        {:type :ok :process 1 :f :read :path "/r" :value 1 :time 5 :zxid 1}
+        """;
+    assertTrue(check(h).valid(), check(h).table());
+    Result own = check(h.replace(":process 1", ":process 0"));
+    assertEquals(List.of(Property.MonotonicReads), own.failed(), own.table());
+  }
+
+  @Test
   void watchMustFireBeforeAReplyReflectingTheChange() {
     String head = CREATE_R + """
         {:type :invoke :process 1 :session 2 :f :get-data :path "/r" :watch true :time 2}
