@@ -27,7 +27,7 @@ final class Bench {
       com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
       long cpu0 = os.getProcessCpuTime();
       long c0 = System.nanoTime();
-      Result r = ZkChecker.checkFile(file);
+      Result r = new ZkChecker().withProgress(m -> System.err.println("bench: " + m)).check(History.file(file));
       long c1 = System.nanoTime();
       long cpu = os.getProcessCpuTime() - cpu0;
       long peak = 0;

@@ -113,7 +113,7 @@ public final class Cli {
         }
       }
     }
-    Result r = new ZkChecker(wanted).check(History.file(history));
+    Result r = new ZkChecker(wanted).withProgress(m -> System.err.println("zk-check: " + m)).check(History.file(history));
     Path results = resultsPath(history);
     writeResults(r, results);
     if (!quiet || !r.valid()) System.out.print(r.table());

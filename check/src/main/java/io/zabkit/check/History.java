@@ -29,7 +29,76 @@ public interface History extends Iterable<Op> {
    */
   static History file(Path path) {
     if (!Files.isReadable(path)) throw new IllegalArgumentException("cannot read history file " + path);
-    return () -> new FileIterator(path);
+    return () -> new Prefetch(new FileIterator(path));
+  }
+
+  /**
+   * Parses on a second thread, a bounded number of batches ahead, so that reading overlaps checking on a
+   * multi-core machine. Parse errors reach the consumer at the operation where they happened.
+   */
+  final class Prefetch implements Iterator<Op> {
+    private static final int BATCH = 4096;
+    private static final int BATCHES_AHEAD_MAX = 8;
+    private static final Object END = new Object();
+    private final java.util.concurrent.BlockingQueue<Object> queue = new java.util.concurrent.ArrayBlockingQueue<>(BATCHES_AHEAD_MAX);
+    private Op[] batch = new Op[0];
+    private int at;
+    private boolean done;
+
+    Prefetch(Iterator<Op> source) {
+      Thread t = new Thread(() -> {
+        try {
+          while (source.hasNext()) {
+            Op[] b = new Op[BATCH];
+            int n = 0;
+            while (n < BATCH && source.hasNext()) b[n++] = source.next();
+            // a consumer that stopped early (an exception while checking) is not waited for forever
+            if (!queue.offer(n == BATCH ? b : java.util.Arrays.copyOf(b, n), 5, java.util.concurrent.TimeUnit.MINUTES)) return;
+          }
+          queue.put(END);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+          try {
+            queue.put(e);
+          } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      }, "zk-check-reader");
+      t.setDaemon(true);
+      t.start();
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (at < batch.length) return true;
+      if (done) return false;
+      Object next;
+      try {
+        next = queue.take();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while reading the history", e);
+      }
+      if (next == END) {
+        done = true;
+        return false;
+      }
+      if (next instanceof RuntimeException e) {
+        done = true;
+        throw e;
+      }
+      batch = (Op[]) next;
+      at = 0;
+      return at < batch.length;
+    }
+
+    @Override
+    public Op next() {
+      if (!hasNext()) throw new NoSuchElementException();
+      return batch[at++];
+    }
   }
 
   /** A line that is not a valid operation, with its 1-based line number. */

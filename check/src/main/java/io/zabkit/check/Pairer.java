@@ -11,11 +11,22 @@ import java.util.function.Consumer;
  */
 final class Pairer {
   private final Map<Integer, Op> open = new HashMap<>();
+  private final java.util.function.LongConsumer progress;
   private long ops;
+
+  Pairer() {
+    this(null);
+  }
+
+  /** @param progress called every million operations with the count so far (for long runs), or null */
+  Pairer(java.util.function.LongConsumer progress) {
+    this.progress = progress;
+  }
 
   long run(History history, Consumer<Call> sink) {
     for (Op op : history) {
       ops++;
+      if (progress != null && ops % 1_000_000 == 0) progress.accept(ops);
       if (op.process() == Op.NEMESIS) continue;
       if (Call.isEvent(op.f())) {
         if (op.isInvoke()) throw bad(op, ":" + op.f() + " is completion-only and cannot be an :invoke");

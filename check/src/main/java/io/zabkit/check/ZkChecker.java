@@ -25,6 +25,7 @@ import java.util.Set;
  */
 public final class ZkChecker {
   private final Set<Property> properties;
+  private java.util.function.Consumer<String> progress;
 
   /** Checks every property. */
   public ZkChecker() {
@@ -35,6 +36,16 @@ public final class ZkChecker {
   public ZkChecker(Set<Property> properties) {
     if (properties.isEmpty()) throw new IllegalArgumentException("no property to check");
     this.properties = EnumSet.copyOf(properties);
+  }
+
+  /** Reports progress of long runs (one line per million operations and per phase) to {@code sink}. */
+  public ZkChecker withProgress(java.util.function.Consumer<String> sink) {
+    this.progress = sink;
+    return this;
+  }
+
+  private void report(String what) {
+    if (progress != null) progress.accept(what);
   }
 
   /** Convenience: checks a history file. */
@@ -54,7 +65,7 @@ public final class ZkChecker {
     List<Call> writes = new ArrayList<>();
     Map<Long, InfoWrites.Observation> observed = new HashMap<>();
 
-    long ops = new Pairer().run(history, c -> {
+    long ops = new Pairer(n -> report("pass 1 (pairing, FifoClientOrder, collecting writes): " + n + " operations")).run(history, c -> {
       fifo.accept(c);
       if (c.kind.isWrite()) {
         boolean placed = c.zxid != null && (c.outcome != Op.Type.INFO || c.kind == Call.Kind.SESSION_EXPIRED);
@@ -72,11 +83,12 @@ public final class ZkChecker {
     observed.clear();
     List<Call> ordered = orderWrites(writes, history, info, findings);
     checkRealTime(ordered, findings);
+    report("replaying " + ordered.size() + " writes in zxid order (" + info.size() + " :info writes)");
     ModelTree tree = new ModelTree(findings, info);
     for (Call w : ordered) tree.apply(w, w.effectiveZxid());
 
     ObservationChecks pass2 = new ObservationChecks(tree, new WriteIndex(ordered), info, findings);
-    new Pairer().run(history, pass2::accept);
+    new Pairer(n -> report("pass 2 (reads, sync, watches): " + n + " operations")).run(history, pass2::accept);
     return new Result(findings.verdicts(properties), ops, System.nanoTime() - start);
   }
 
