@@ -267,11 +267,20 @@ final class InfoWrites {
    * end at an unknown zxid) for "no node", an :info create or set-data with that data, an :info create or
    * delete of a child for a children list.
    */
-  boolean mayExplain(Call r, boolean exists, long ephemeralOwner) {
+  boolean mayExplain(Call r, boolean exists, long ephemeralOwner, ModelTree tree) {
     long before = r.completeTime;
     if (r.kind == Call.Kind.GET_CHILDREN && exists) {
       List<Call> kids = byParent.get(r.path);
       if (kids != null) for (Call c : kids) if (c.invokeTime < before) return true;
+      // an ephemeral child whose owner's session ended at a zxid nobody reported
+      for (Map.Entry<Long, Call> e : unknownSessionEnds.entrySet()) {
+        Call end = e.getValue();
+        if (end.invokeTime >= before) continue;
+        if (end.resolvedZxid >= 0 ? end.resolvedZxid > r.zxid
+            : tree.ephemeralsOf(e.getKey()).stream().anyMatch(p -> ModelTree.parent(p).equals(r.path))) {
+          return true;
+        }
+      }
       return false;
     }
     List<Call> list = byPath.get(r.path);

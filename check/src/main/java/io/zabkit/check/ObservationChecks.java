@@ -133,7 +133,7 @@ final class ObservationChecks {
     ModelTree.PathLog log = tree.log(r.path);
     ModelTree.Snap at = tree.stateAt(r.path, r.zxid);
     if (matches(at, r, exists)) return false;
-    if (info.mayExplain(r, exists, at.ephemeralOwner)) return false;
+    if (info.mayExplain(r, exists, at.ephemeralOwner, tree)) return false;
     int i = log == null ? -1 : log.indexAt(r.zxid);
     // Older states: a stale read (allowed only if nothing newer was seen by the session or promised by sync).
     for (int j = i - 1, k = 0; log != null && j >= -1 && k < SEARCH_STATES_MAX; j--, k++) {
