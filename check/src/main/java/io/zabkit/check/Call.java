@@ -1,0 +1,151 @@
+package io.zabkit.check;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One operation with its outcome: an invocation paired with its completion (or a completion-only event such as
+ * a watch event). Jepsen's register aliases are normalised here: {@code :write} and {@code :cas} become
+ * set-data, {@code :read} becomes get-data.
+ */
+final class Call {
+  enum Kind {
+    CREATE, DELETE, SET_DATA, GET_DATA, EXISTS, GET_CHILDREN, SYNC, WATCH_EVENT, CLOSE_SESSION, SESSION_EXPIRED, CONNECT, MULTI, OTHER;
+
+    boolean isWrite() {
+      return this == CREATE || this == DELETE || this == SET_DATA || this == CLOSE_SESSION || this == SESSION_EXPIRED || this == MULTI;
+    }
+
+    boolean isRead() {
+      return this == GET_DATA || this == EXISTS || this == GET_CHILDREN;
+    }
+  }
+
+  static final long NEVER = Long.MAX_VALUE;
+
+  final Op invoke; // null for a completion-only event
+  final Op done;
+  final Kind kind;
+  final Op.Type outcome;
+  final Long session;
+  final String path;
+  /** Expected version of a conditional write, -1 for any. */
+  final long expectedVersion;
+  /** Data written (create, set-data) or read (get-data). */
+  final Object data;
+  final String mode;
+  final String createdPath;
+  final Long zxid;
+  final Stat stat;
+  final String error;
+  final boolean watch;
+  final long invokeTime;
+  /** {@link #NEVER} for :info: the operation may still take effect at any later time. */
+  final long completeTime;
+  // Set by the replay for :info writes that later observations show took effect.
+  long resolvedZxid = -1;
+  boolean infoConsumed;
+
+  Call(Op invoke, Op done) {
+    this.invoke = invoke;
+    this.done = done;
+    Op first = invoke != null ? invoke : done;
+    this.kind = kindOf(done.f());
+    this.outcome = done.type();
+    this.session = done.session() != null ? done.session() : first.session();
+    this.path = done.path() != null ? done.path() : first.path();
+    this.zxid = done.type() == Op.Type.INFO && kind != Kind.SESSION_EXPIRED ? null : done.zxid();
+    this.stat = done.stat();
+    this.error = done.error();
+    this.watch = done.watch() || first.watch();
+    this.invokeTime = first.time();
+    this.completeTime = done.type() == Op.Type.INFO && invoke != null ? NEVER : done.time();
+    Long v = done.version() != null ? done.version() : first.version();
+    Object inValue = first.value();
+    Object outValue = done.value();
+    String m = null;
+    String created = null;
+    Object d = null;
+    long ev = v != null ? v : -1;
+    switch (done.f()) {
+      case "cas" -> {
+        if (!(inValue instanceof List<?> l) || l.size() != 2 || !(l.get(0) instanceof Long)) {
+          throw new IllegalArgumentException("#" + first.index() + " :cas value must be [expected-version new-data]");
+        }
+        ev = (Long) l.get(0);
+        d = l.get(1);
+      }
+      case "write", "set-data" -> d = inValue;
+      case "create" -> {
+        if (inValue instanceof Map<?, ?> mv) {
+          d = mv.get(Keyword.of("data"));
+          Object mo = mv.get(Keyword.of("mode"));
+          m = mo instanceof Keyword k ? k.name() : "persistent";
+        } else {
+          d = inValue;
+          m = "persistent";
+        }
+        if (outValue instanceof Map<?, ?> ov && ov.get(Keyword.of("created-path")) instanceof String cp) created = cp;
+        else if (outValue instanceof String cp && done.type() == Op.Type.OK) created = cp;
+      }
+      case "read", "get-data" -> d = outValue;
+      default -> d = outValue;
+    }
+    this.expectedVersion = ev;
+    this.data = d;
+    this.mode = m;
+    this.createdPath = created;
+  }
+
+  static Kind kindOf(String f) {
+    return switch (f) {
+      case "create" -> Kind.CREATE;
+      case "delete" -> Kind.DELETE;
+      case "set-data", "write", "cas" -> Kind.SET_DATA;
+      case "get-data", "read" -> Kind.GET_DATA;
+      case "exists" -> Kind.EXISTS;
+      case "get-children" -> Kind.GET_CHILDREN;
+      case "sync" -> Kind.SYNC;
+      case "watch-event" -> Kind.WATCH_EVENT;
+      case "close-session" -> Kind.CLOSE_SESSION;
+      case "session-expired" -> Kind.SESSION_EXPIRED;
+      case "connect" -> Kind.CONNECT;
+      case "multi" -> Kind.MULTI;
+      default -> Kind.OTHER;
+    };
+  }
+
+  /** Ops that are completion-only: never paired with an invocation. */
+  static boolean isEvent(String f) {
+    return f.equals("watch-event") || f.equals("session-expired");
+  }
+
+  long invokeIndex() {
+    return (invoke != null ? invoke : done).index();
+  }
+
+  boolean sequential() {
+    return mode != null && mode.endsWith("sequential");
+  }
+
+  boolean ephemeral() {
+    return mode != null && mode.startsWith("ephemeral");
+  }
+
+  /** The zxid at which this write took effect, or -1 when unknown. */
+  long effectiveZxid() {
+    if (outcome == Op.Type.INFO && kind != Kind.SESSION_EXPIRED) return resolvedZxid;
+    return zxid != null ? zxid : -1;
+  }
+
+  /** Witness ops: invocation then completion (or the event alone). */
+  void addTo(List<Op> witness) {
+    if (invoke != null && !witness.contains(invoke)) witness.add(invoke);
+    if (!witness.contains(done)) witness.add(done);
+  }
+
+  @Override
+  public String toString() {
+    return done.brief();
+  }
+}

@@ -1,0 +1,311 @@
+package io.zabkit.check;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Writes that ended in :info: they may or may not have taken effect. Each is resolved from later observations:
+ * a read whose Stat shows a zxid no known write has places it (its data must match); a version or sequence
+ * number that jumps, or an outcome that only makes sense if it happened, consumes it. An :info write nothing
+ * ever needed is assumed not to have happened, which is always a valid choice for a write nobody observed.
+ */
+final class InfoWrites {
+  private final Map<String, List<Call>> byPath = new HashMap<>();
+  private final Map<String, List<Call>> createsByParent = new HashMap<>();
+  private final Map<String, List<Call>> byParent = new HashMap<>();
+  private final Map<Long, Call> unknownSessionEnds = new HashMap<>();
+  private int count;
+
+  void add(Call c) {
+    if (c.kind == Call.Kind.SESSION_EXPIRED || c.kind == Call.Kind.CLOSE_SESSION) {
+      if (c.session != null) unknownSessionEnds.putIfAbsent(c.session, c);
+      return;
+    }
+    if (c.path == null) return;
+    count++;
+    byPath.computeIfAbsent(c.path, k -> new ArrayList<>()).add(c);
+    byParent.computeIfAbsent(ModelTree.parent(c.path), k -> new ArrayList<>()).add(c);
+    if (c.kind == Call.Kind.CREATE) createsByParent.computeIfAbsent(ModelTree.parent(c.path), k -> new ArrayList<>()).add(c);
+  }
+
+  int size() {
+    return count;
+  }
+
+  /** Every :info write that an observation placed at a zxid. */
+  void forEachResolved(java.util.function.Consumer<Call> sink) {
+    for (List<Call> list : byPath.values()) for (Call c : list) if (c.resolvedZxid >= 0) sink.accept(c);
+  }
+
+  /** Places :info writes at the zxids that reads or watch events observed but no known write explains. */
+  void resolve(Map<Long, Observation> observed, java.util.function.LongPredicate knownZxid) {
+    if (count == 0) return;
+    for (Map.Entry<Long, Observation> e : observed.entrySet()) {
+      long z = e.getKey();
+      if (knownZxid.test(z)) continue;
+      Observation o = e.getValue();
+      boolean children = "node-children-changed".equals(o.event);
+      List<Call> candidates = children ? byParent.get(o.path) : byPath.get(o.path);
+      if (candidates == null) continue;
+      for (Call c : candidates) {
+        if (c.resolvedZxid >= 0 || c.infoConsumed || c.invokeTime > o.completeTime) continue;
+        if (!fits(c, o, children)) continue;
+        c.resolvedZxid = z;
+        break;
+      }
+    }
+  }
+
+  private static boolean fits(Call c, Observation o, boolean children) {
+    if (children) return c.kind == Call.Kind.CREATE || c.kind == Call.Kind.DELETE;
+    if (o.event != null) {
+      return switch (o.event) {
+        case "node-data-changed" -> c.kind == Call.Kind.SET_DATA;
+        case "node-created" -> c.kind == Call.Kind.CREATE && !c.sequential();
+        case "node-deleted" -> c.kind == Call.Kind.DELETE;
+        default -> false;
+      };
+    }
+    if (o.creation) return c.kind == Call.Kind.CREATE && !c.sequential();
+    return (c.kind == Call.Kind.SET_DATA || (c.kind == Call.Kind.CREATE && !c.sequential())) && Objects.equals(c.data, o.data);
+  }
+
+  /** A zxid seen in a Stat (mzxid, or czxid when {@code creation}), with what was read there. */
+  record Observation(String path, Object data, boolean creation, long completeTime, String event) {}
+
+  private static int available(List<Call> list, long before, Call.Kind kind) {
+    if (list == null) return 0;
+    int n = 0;
+    for (Call c : list) if (usable(c, before, kind)) n++;
+    return n;
+  }
+
+  private static boolean usable(Call c, long before, Call.Kind kind) {
+    return !c.infoConsumed && c.resolvedZxid < 0 && c.invokeTime < before && (kind == null || c.kind == kind);
+  }
+
+  /** Any :info create (consumed or not) invoked before {@code before}: a sequential one may name its node later. */
+  private static Call anyCreate(List<Call> list, long before) {
+    if (list == null) return null;
+    for (Call c : list) if (c.resolvedZxid < 0 && c.invokeTime < before && c.kind == Call.Kind.CREATE) return c;
+    return null;
+  }
+
+  private static Call take(List<Call> list, long before, Call.Kind kind) {
+    if (list == null) return null;
+    for (Call c : list) {
+      if (usable(c, before, kind)) {
+        c.infoConsumed = true;
+        return c;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Consumes n :info set-datas that take the node from {@code fromVersion} to {@code fromVersion + n}: each must
+   * be unconditional or expect the version it would apply to. Returns the last one, or null (nothing consumed).
+   */
+  Call consumeWrites(String path, long n, long before, long fromVersion) {
+    List<Call> list = byPath.get(path);
+    if (list == null) return null;
+    List<Call> chosen = new ArrayList<>();
+    for (long v = fromVersion; v < fromVersion + n; v++) {
+      Call pick = null;
+      for (Call c : list) {
+        if (usable(c, before, Call.Kind.SET_DATA) && !chosen.contains(c) && (c.expectedVersion == -1 || c.expectedVersion == v)) {
+          pick = c;
+          if (c.expectedVersion == v) break; // prefer the one that names this version
+        }
+      }
+      if (pick == null) return null;
+      chosen.add(pick);
+    }
+    for (Call c : chosen) c.infoConsumed = true;
+    return chosen.isEmpty() ? null : chosen.get(chosen.size() - 1);
+  }
+
+  /** Consumes n :info creates under the parent (they took the sequence numbers of a gap), in invocation order. */
+  List<Call> consumeChildCreates(String parent, long n, long before) {
+    List<Call> list = createsByParent.get(parent);
+    if (available(list, before, Call.Kind.CREATE) < n) return null;
+    List<Call> out = new ArrayList<>();
+    for (long i = 0; i < n; i++) out.add(take(list, before, Call.Kind.CREATE));
+    return out;
+  }
+
+  /** An ephemeral whose owner's session ended at an unknown zxid: end it now, if that explains things. */
+  private boolean endUnknownSession(ModelTree tree, ModelTree.Snap node, long z, Call w) {
+    if (!node.exists || node.ephemeralOwner == 0) return false;
+    Call end = unknownSessionEnds.get(node.ephemeralOwner);
+    if (end == null || end.resolvedZxid >= 0) return false;
+    // a close-session cannot take effect before it was invoked (an expiry event only says it happened by then)
+    if (end.invoke != null && end.invokeTime >= w.completeTime) return false;
+    end.resolvedZxid = z;
+    tree.endSession(end, node.ephemeralOwner, z, true);
+    return true;
+  }
+
+  boolean explainsCreateOutcome(ModelTree tree, Call w, long z, String name, String modelError) {
+    ModelTree.Snap node = tree.now(name);
+    if (w.outcome == Op.Type.OK && "node-exists".equals(modelError)) {
+      if (endUnknownSession(tree, node, z, w)) return true;
+      Call del = take(byPath.get(name), w.completeTime, Call.Kind.DELETE);
+      if (del != null) {
+        tree.remove(name, z, del, false);
+        return true;
+      }
+    }
+    if ("node-exists".equals(w.error) && modelError == null) {
+      Call cr = take(byPath.get(name), w.completeTime, Call.Kind.CREATE);
+      if (cr != null) {
+        String parentPath = ModelTree.parent(name);
+        tree.create(cr, z, parentPath, tree.now(parentPath), name);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  boolean explainsDeleteOutcome(ModelTree tree, Call w, long z, ModelTree.Snap node, String modelError) {
+    if (w.outcome == Op.Type.OK && "no-node".equals(modelError)) {
+      Call seq = w.path.length() > 10 ? anyCreate(byPath.get(w.path.substring(0, w.path.length() - 10)), w.completeTime) : null;
+      if (seq != null && ModelTree.sequenceOf(w.path, seq.path) >= 0) {
+        seq.infoConsumed = true; // its node is named by this delete
+        tree.materialize(seq, z, w.path, true);
+        return true;
+      }
+      Call cr = take(byPath.get(w.path), w.completeTime, Call.Kind.CREATE);
+      if (cr != null) {
+        String parentPath = ModelTree.parent(w.path);
+        ModelTree.Snap parent = tree.now(parentPath);
+        if (!parent.exists) return false;
+        tree.create(cr, z, parentPath, parent, w.path);
+        return true;
+      }
+    }
+    if ("no-node".equals(w.error) && modelError == null) {
+      if (endUnknownSession(tree, node, z, w)) return true;
+      if (tree.inferred(w.path)) { // a node only inferred from an :info create: its name or life was a guess
+        tree.remove(w.path, z, node.cause, false);
+        return true;
+      }
+      Call del = take(byPath.get(w.path), w.completeTime, Call.Kind.DELETE);
+      if (del != null) {
+        tree.remove(w.path, z, del, false);
+        return true;
+      }
+    }
+    return explainsVersion(tree, w, z, node, modelError);
+  }
+
+  boolean explainsSetDataOutcome(ModelTree tree, Call w, long z, ModelTree.Snap node, String modelError) {
+    if (w.outcome == Op.Type.OK && "no-node".equals(modelError)) {
+      Call cr = take(byPath.get(w.path), w.completeTime, Call.Kind.CREATE);
+      String parentPath = ModelTree.parent(w.path);
+      if (cr != null && tree.now(parentPath).exists) {
+        tree.create(cr, z, parentPath, tree.now(parentPath), w.path);
+        return explainsVersion(tree, w, z, tree.now(w.path), w.expectedVersion == -1 || w.expectedVersion == 0 ? null : "bad-version")
+            || w.expectedVersion == -1 || w.expectedVersion == 0;
+      }
+    }
+    if ("no-node".equals(w.error) && modelError == null) {
+      if (endUnknownSession(tree, node, z, w)) return true;
+      if (tree.inferred(w.path)) { // a node only inferred from an :info create: its name or life was a guess
+        tree.remove(w.path, z, node.cause, false);
+        return true;
+      }
+      Call del = take(byPath.get(w.path), w.completeTime, Call.Kind.DELETE);
+      if (del != null) {
+        tree.remove(w.path, z, del, false);
+        return true;
+      }
+    }
+    return explainsVersion(tree, w, z, node, modelError);
+  }
+
+  /** A conditional write whose outcome needs the node's version to have moved by :info set-datas. */
+  private boolean explainsVersion(ModelTree tree, Call w, long z, ModelTree.Snap node, String modelError) {
+    if (!node.exists) return false;
+    if ("bad-version".equals(w.error) && modelError == null && w.expectedVersion != -1) {
+      Call sd = consumeWrites(w.path, 1, w.completeTime, node.version);
+      if (sd == null) return false;
+      tree.setData(sd, z, node, sd.data, node.version + 1);
+      return true;
+    }
+    if (w.outcome == Op.Type.OK && "bad-version".equals(modelError) && w.expectedVersion > node.version) {
+      Call last = consumeWrites(w.path, w.expectedVersion - node.version, w.completeTime, node.version);
+      if (last == null) return false;
+      tree.setData(last, z, node, last.data, w.expectedVersion);
+      return true;
+    }
+    return false;
+  }
+
+  /** True when some :info write on the path, or an unknown session end of the node's owner, could explain a read. */
+  /** True when an :info delete of the path, invoked before {@code before}, was never placed. */
+  boolean mayHaveDeleted(String path, long before) {
+    List<Call> list = byPath.get(path);
+    if (list == null) return false;
+    for (Call c : list) if (c.kind == Call.Kind.DELETE && c.resolvedZxid < 0 && !c.infoConsumed && c.invokeTime < before) return true;
+    return false;
+  }
+
+  /** True when an :info write on the path (or, for a child watch, under it) could have caused a watch event. */
+  boolean mayExplainEvent(String path, boolean child, long before) {
+    if (!unknownSessionEnds.isEmpty()) return true; // an ephemeral may have gone at an unknown zxid
+    List<Call> list = child ? byParent.get(path) : byPath.get(path);
+    if (list != null) for (Call c : list) if (c.invokeTime < before) return true;
+    return false;
+  }
+
+  /**
+   * True when an :info write could have produced what a read returned: an :info delete (or an owner's session
+   * end at an unknown zxid) for "no node", an :info create or set-data with that data, an :info create or
+   * delete of a child for a children list.
+   */
+  boolean mayExplain(Call r, boolean exists, long ephemeralOwner, ModelTree tree) {
+    long before = r.completeTime;
+    if (r.kind == Call.Kind.GET_CHILDREN && exists) {
+      List<Call> kids = byParent.get(r.path);
+      if (kids != null) for (Call c : kids) if (c.invokeTime < before) return true;
+      // an ephemeral child whose owner's session ended at a zxid nobody reported
+      for (Map.Entry<Long, Call> e : unknownSessionEnds.entrySet()) {
+        Call end = e.getValue();
+        if (end.invokeTime >= before) continue;
+        if (end.resolvedZxid >= 0 ? end.resolvedZxid > r.zxid
+            : tree.ephemeralsOf(e.getKey()).stream().anyMatch(p -> ModelTree.parent(p).equals(r.path))) {
+          return true;
+        }
+      }
+      return false;
+    }
+    List<Call> list = byPath.get(r.path);
+    if (!exists) {
+      Call end = ephemeralOwner != 0 ? unknownSessionEnds.get(ephemeralOwner) : null;
+      if (end != null && end.invokeTime < before) return true;
+      if (list != null) for (Call c : list) if (c.invokeTime < before && c.kind == Call.Kind.DELETE) return true;
+      return false;
+    }
+    if (list == null) return false;
+    for (Call c : list) {
+      if (c.invokeTime >= before || c.kind == Call.Kind.DELETE) continue;
+      if (r.kind != Call.Kind.GET_DATA || Objects.equals(c.data, r.data)) return true;
+    }
+    return false;
+  }
+
+  private static boolean anyBefore(List<Call> list, long before) {
+    if (list == null) return false;
+    for (Call c : list) if (c.invokeTime < before) return true;
+    return false;
+  }
+
+  /** Sessions whose end was reported without a zxid (for children checks). */
+  boolean hasUnknownSessionEnds() {
+    return !unknownSessionEnds.isEmpty();
+  }
+}

@@ -1,0 +1,387 @@
+package io.zabkit.check;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.PriorityQueue;
+
+/**
+ * The second pass: every read is checked against the replayed data tree (LinearizableWrites, MonotonicReads,
+ * SyncReads, EphemeralLifetime) and every watch against the changes that should fire it (WatchOrdering).
+ * Memory: one entry per session plus its pending watches.
+ */
+final class ObservationChecks {
+  /** How far from its claimed zxid a read's state is searched for, in states of that path. */
+  private static final int SEARCH_STATES_MAX = 4096;
+
+  private static final class Watch {
+    final String path;
+    final boolean child;
+    final Call registration;
+    final long due; // zxid of the first matching change after registration, or Long.MAX_VALUE
+    final Call dueWrite;
+    final boolean maybe; // registered by a read that ended :info
+    boolean done;
+
+    Watch(String path, boolean child, Call registration, long due, Call dueWrite, boolean maybe) {
+      this.path = path;
+      this.child = child;
+      this.registration = registration;
+      this.due = due;
+      this.dueWrite = dueWrite;
+      this.maybe = maybe;
+    }
+  }
+
+  private static final class Session {
+    long seen = -1;
+    Call seenBy;
+    long syncFloor = -1;
+    Call syncBy;
+    Call syncWrite;
+    long lastEventZxid = -1;
+    Call lastEvent;
+    final Map<String, Watch> watches = new HashMap<>();
+    final PriorityQueue<Watch> byDue = new PriorityQueue<>((a, b) -> Long.compare(a.due, b.due));
+    final Map<String, Call> lastFired = new HashMap<>();
+  }
+
+  private final Map<Long, Session> sessions = new HashMap<>();
+  private final ModelTree tree;
+  private final WriteIndex writes;
+  private final InfoWrites info;
+  private final Findings findings;
+
+  ObservationChecks(ModelTree tree, WriteIndex writes, InfoWrites info, Findings findings) {
+    this.tree = tree;
+    this.writes = writes;
+    this.info = info;
+    this.findings = findings;
+  }
+
+  private Session session(Call c) {
+    // Without session ids (e.g. Jepsen's register workload) each process stands for its own session.
+    return sessions.computeIfAbsent(c.session != null ? c.session : Long.MIN_VALUE + c.done.process() + 1, s -> new Session());
+  }
+
+  void accept(Call c) {
+    switch (c.kind) {
+      case WATCH_EVENT -> event(c);
+      case SESSION_EXPIRED, CLOSE_SESSION -> {
+        if (c.outcome != Op.Type.FAIL) endSession(c);
+      }
+      case SYNC -> sync(c);
+      case GET_DATA, EXISTS, GET_CHILDREN -> read(c);
+      default -> {
+        if (c.zxid != null && c.outcome != Op.Type.INFO) {
+          replyArrived(c);
+          see(session(c), c.zxid, c);
+        }
+      }
+    }
+  }
+
+  private static void see(Session s, long zxid, Call by) {
+    if (zxid > s.seen) {
+      s.seen = zxid;
+      s.seenBy = by;
+    }
+  }
+
+  // ---- reads ----
+
+  private void read(Call r) {
+    if (r.watch && r.path != null && (r.outcome == Op.Type.OK || r.outcome == Op.Type.INFO)) register(r);
+    if (r.outcome == Op.Type.INFO || r.zxid == null || r.path == null) return;
+    Boolean exists = observedExists(r);
+    if (exists == null) return; // an error that says nothing about the node
+    replyArrived(r);
+    Session s = session(r);
+    findings.checked(Property.LinearizableWrites);
+    findings.checked(Property.MonotonicReads);
+    if (!checkState(r, s, exists)) {
+      if (r.zxid < s.seen) {
+        findings.violation(Property.MonotonicReads, "read at zxid " + Findings.hex(r.zxid) + " is older than zxid "
+            + Findings.hex(s.seen) + " its session had already seen", s.seenBy, r);
+      } else if (r.zxid < s.syncFloor) {
+        findings.violation(Property.SyncReads, "read after sync at zxid " + Findings.hex(r.zxid) + " misses zxid "
+            + Findings.hex(s.syncFloor) + " (a write completed before the sync was invoked)", s.syncWrite, s.syncBy, r);
+      }
+    }
+    if (s.syncBy != null) findings.checked(Property.SyncReads);
+    Call future = writes.lastInvokedUpTo(r.zxid);
+    if (future != null && future.invokeTime > r.completeTime) {
+      findings.violation(Property.LinearizableWrites, "read completed before write #" + future.invokeIndex()
+          + " was invoked, yet claims zxid " + Findings.hex(r.zxid) + " which includes that write", r, future);
+    }
+    see(s, r.zxid, r);
+  }
+
+  private static Boolean observedExists(Call r) {
+    if (r.outcome == Op.Type.FAIL) return "no-node".equals(r.error) ? Boolean.FALSE : null;
+    if (r.kind == Call.Kind.EXISTS) {
+      Object v = r.done.value();
+      if (v instanceof Boolean b) return b;
+      return r.stat != null;
+    }
+    return Boolean.TRUE;
+  }
+
+  /** True when a violation was reported for this read's returned state. */
+  private boolean checkState(Call r, Session s, boolean exists) {
+    ModelTree.PathLog log = tree.log(r.path);
+    ModelTree.Snap at = tree.stateAt(r.path, r.zxid);
+    if (matches(at, r, exists)) return false;
+    if (info.mayExplain(r, exists, at.ephemeralOwner, tree)) return false;
+    int i = log == null ? -1 : log.indexAt(r.zxid);
+    // Older states: a stale read (allowed only if nothing newer was seen by the session or promised by sync).
+    for (int j = i - 1, k = 0; log != null && j >= -1 && k < SEARCH_STATES_MAX; j--, k++) {
+      ModelTree.Snap cand = j < 0 ? ModelTree.Snap.absent(0, null, false) : log.snaps[j];
+      if (!matches(cand, r, exists)) continue;
+      ModelTree.Snap ended = log.snaps[j + 1];
+      stale(r, s, cand, ended);
+      return true;
+    }
+    // Newer states: the read shows something its zxid does not yet contain.
+    for (int j = i + 1, k = 0; log != null && j < log.n && k < SEARCH_STATES_MAX; j++, k++) {
+      if (!matches(log.snaps[j], r, exists)) continue;
+      findings.violation(Property.LinearizableWrites, "read claims zxid " + Findings.hex(r.zxid) + " but returned the state written at zxid "
+          + Findings.hex(log.snaps[j].zxid) + ", later than that", r, log.snaps[j].cause);
+      return true;
+    }
+    if (exists && !at.exists && i >= 0 && log.snaps[i].bySessionEnd) { // (reached only when no older state matched)
+      findings.violation(Property.EphemeralLifetime, "read at zxid " + Findings.hex(r.zxid) + " still sees ephemeral " + r.path
+          + " although its session ended at zxid " + Findings.hex(log.snaps[i].zxid), r, log.snaps[i].cause);
+      return true;
+    }
+    findings.violation(Property.LinearizableWrites, "read at zxid " + Findings.hex(r.zxid) + " returned " + describe(r, exists)
+        + " which no write produced; the data tree there is " + at.describe(), r, at.cause);
+    return true;
+  }
+
+  private void stale(Call r, Session s, ModelTree.Snap cand, ModelTree.Snap ended) {
+    long hi = ended.zxid;
+    Call endedBy = ended.cause;
+    if (ended.bySessionEnd) {
+      findings.violation(Property.EphemeralLifetime, "read at zxid " + Findings.hex(r.zxid) + " still sees ephemeral " + r.path
+          + " although its session ended at zxid " + Findings.hex(hi), r, endedBy, cand.cause);
+    } else if (s.seen >= hi) {
+      findings.violation(Property.MonotonicReads, "read at zxid " + Findings.hex(r.zxid) + " returned the state before zxid "
+          + Findings.hex(hi) + " but its session had already seen zxid " + Findings.hex(s.seen), s.seenBy, endedBy, r);
+    } else if (s.syncFloor >= hi) {
+      findings.violation(Property.SyncReads, "read after sync returned the state before zxid " + Findings.hex(hi)
+          + " though that write completed before the sync was invoked", endedBy, s.syncBy, r);
+    } else {
+      findings.violation(Property.LinearizableWrites, "read claims zxid " + Findings.hex(r.zxid) + " but misses write #"
+          + (endedBy == null ? "?" : endedBy.invokeIndex()) + " at zxid " + Findings.hex(hi) + " (lost or reordered write)", endedBy, r);
+    }
+  }
+
+  private static String describe(Call r, boolean exists) {
+    if (!exists) return "no node";
+    if (r.kind == Call.Kind.GET_CHILDREN) return "children " + Edn.write(r.done.value());
+    if (r.kind == Call.Kind.GET_DATA) return "data " + Edn.write(r.data);
+    return "a node";
+  }
+
+  private static boolean matches(ModelTree.Snap snap, Call r, boolean exists) {
+    if (snap.exists != exists) return false;
+    if (!exists) return true;
+    if (r.kind == Call.Kind.GET_DATA && !Objects.equals(snap.data, r.data)) return false;
+    if (r.kind == Call.Kind.GET_CHILDREN) {
+      if (!(r.done.value() instanceof List<?> kids)) return false;
+      if (kids.size() != snap.numChildren) return false;
+      long h = 0;
+      for (Object k : kids) h += ModelTree.nameHash(String.valueOf(k));
+      if (h != snap.childHash) return false;
+    }
+    Stat st = r.stat;
+    if (st == null) return true;
+    return eq(st.version(), snap.version) && eq(st.mzxid(), snap.mzxid) && eq(st.czxid(), snap.czxid)
+        && eq(st.cversion(), snap.cversion) && eq(st.pzxid(), snap.pzxid) && eq(st.numChildren(), snap.numChildren)
+        && eq(st.ephemeralOwner(), snap.ephemeralOwner);
+  }
+
+  private static boolean eq(Long seen, long model) {
+    return seen == null || seen == model;
+  }
+
+  // ---- sync ----
+
+  private void sync(Call c) {
+    if (c.outcome != Op.Type.OK || c.zxid == null) return;
+    replyArrived(c);
+    Session s = session(c);
+    findings.checked(Property.SyncReads);
+    Call before = writes.lastCompletedBefore(c.invokeTime);
+    long floor = c.zxid;
+    if (before != null) {
+      long bz = before.effectiveZxid();
+      if (c.zxid < bz) {
+        findings.violation(Property.SyncReads, "sync returned zxid " + Findings.hex(c.zxid) + " but write #" + before.invokeIndex()
+            + " at zxid " + Findings.hex(bz) + " completed before the sync was invoked", before, c);
+      }
+      floor = Math.max(floor, bz);
+    }
+    if (floor > s.syncFloor) {
+      s.syncFloor = floor;
+      s.syncBy = c;
+      s.syncWrite = before;
+    }
+  }
+
+  // ---- watches ----
+
+  private void register(Call r) {
+    boolean child = r.kind == Call.Kind.GET_CHILDREN;
+    if (r.outcome == Op.Type.OK && r.kind == Call.Kind.GET_DATA && !Boolean.TRUE.equals(observedExists(r))) return;
+    if (r.zxid == null && r.outcome == Op.Type.OK) return;
+    Session s = session(r);
+    String key = (child ? "c" : "d") + r.path;
+    Watch old = s.watches.get(key);
+    if (old != null && !old.done) return; // ZooKeeper keeps one watch per path and kind for a session
+    long reg = r.zxid != null ? r.zxid : -1;
+    long due = Long.MAX_VALUE;
+    Call dueWrite = null;
+    boolean approx = false;
+    ModelTree.PathLog log = tree.log(r.path);
+    if (log != null && reg >= 0) {
+      long[] changes = child ? log.childChanges : log.dataChanges;
+      int n = child ? log.nChild : log.nData;
+      int i = java.util.Arrays.binarySearch(changes, 0, n, reg + 1);
+      if (i < 0) i = -i - 1;
+      if (i < n) {
+        due = changes[i];
+        ModelTree.Snap st = tree.stateAt(r.path, due);
+        dueWrite = st.cause;
+        approx = st.approx;
+      }
+    }
+    // A change the replay inferred (an :info write) has an approximate zxid: such a watch is checked loosely.
+    boolean inferred = approx;
+    Watch w = new Watch(r.path, child, r, due, dueWrite, r.outcome == Op.Type.INFO || reg < 0 || inferred);
+    s.watches.put(key, w);
+    if (!w.maybe) s.byDue.add(w);
+  }
+
+  /** A reply at zxid z: every watch whose change is at or below z must already have fired. */
+  private void replyArrived(Call c) {
+    if (c.session == null) return;
+    Session s = session(c);
+    long z = c.zxid;
+    while (!s.byDue.isEmpty()) {
+      Watch w = s.byDue.peek();
+      if (w.done) {
+        s.byDue.poll();
+        continue;
+      }
+      if (w.due > z) break;
+      s.byDue.poll();
+      w.done = true;
+      findings.violation(Property.WatchOrdering, "reply at zxid " + Findings.hex(z) + " reflects the change at zxid " + Findings.hex(w.due)
+          + " to " + w.path + " but the watch set by #" + w.registration.invokeIndex() + " had not fired", w.registration, w.dueWrite, c);
+    }
+  }
+
+  private void event(Call e) {
+    Session s = session(e);
+    findings.checked(Property.WatchOrdering);
+    Object v = e.done.value();
+    String type = null;
+    String path = e.path;
+    if (v instanceof Map<?, ?> m) {
+      if (m.get(Keyword.of("event")) instanceof Keyword k) type = k.name();
+      if (m.get(Keyword.of("path")) instanceof String p) path = p;
+    }
+    if (type == null || path == null) {
+      findings.violation(Property.WatchOrdering, "watch event without :event type or :path", e);
+      return;
+    }
+    Long ez = e.zxid;
+    if (ez != null && ez < s.lastEventZxid) {
+      findings.violation(Property.WatchOrdering, "watch event at zxid " + Findings.hex(ez) + " delivered after an event at zxid "
+          + Findings.hex(s.lastEventZxid), s.lastEvent, e);
+    }
+    Watch data = live(s, "d" + path);
+    Watch child = live(s, "c" + path);
+    Watch chosen = switch (type) {
+      case "node-children-changed" -> child;
+      case "node-deleted" -> data != null ? data : child;
+      default -> data;
+    };
+    if (chosen == null) {
+      Call prior = s.lastFired.get(type + path);
+      findings.violation(Property.WatchOrdering, prior != null
+          ? "watch on " + path + " fired again (:" + type + ") without being set again"
+          : ":" + type + " event for " + path + " but the session had no watch there", prior, e);
+    } else {
+      fire(s, chosen, e, type, ez);
+      if (type.equals("node-deleted") && chosen == data && child != null) fire(s, child, e, type, ez);
+    }
+    s.lastFired.put(type + path, e);
+    if (ez != null) {
+      if (ez > s.lastEventZxid) {
+        s.lastEventZxid = ez;
+        s.lastEvent = e;
+      }
+      see(s, ez, e);
+    }
+  }
+
+  private static Watch live(Session s, String key) {
+    Watch w = s.watches.get(key);
+    return w == null || w.done ? null : w;
+  }
+
+  private void fire(Session s, Watch w, Call e, String type, Long ez) {
+    w.done = true;
+    s.watches.remove((w.child ? "c" : "d") + w.path);
+    if ((ez == null || ez < w.due) && (ez == null || !changedAt(w, ez)) && info.mayExplainEvent(w.path, w.child, e.completeTime)) {
+      return; // the change came from an :info write nobody else observed: the replay could not place it
+    }
+    if (w.due == Long.MAX_VALUE) {
+      if (!w.maybe) {
+        findings.violation(Property.WatchOrdering, "watch set by #" + w.registration.invokeIndex() + " on " + w.path
+            + " fired, but no change to it follows zxid " + Findings.hex(w.registration.zxid == null ? -1 : w.registration.zxid), w.registration, e);
+      }
+      return;
+    }
+    if (ez != null && ez != w.due && !w.maybe) {
+      findings.violation(Property.WatchOrdering, "watch set by #" + w.registration.invokeIndex() + " fired for zxid " + Findings.hex(ez)
+          + " but the first matching change after its registration is at zxid " + Findings.hex(w.due), w.registration, w.dueWrite, e);
+      return;
+    }
+    String expected = expectedEvent(w);
+    if (!w.maybe && !expected.equals(type) && !(w.child && type.equals("node-deleted") && expected.equals("node-deleted"))) {
+      findings.violation(Property.WatchOrdering, "watch set by #" + w.registration.invokeIndex() + " fired :" + type
+          + " but the change at zxid " + Findings.hex(w.due) + " is :" + expected, w.registration, w.dueWrite, e);
+    }
+  }
+
+  /** True when the replay has a change of the watched kind on the watch's path exactly at {@code zxid}. */
+  private boolean changedAt(Watch w, long zxid) {
+    ModelTree.PathLog log = tree.log(w.path);
+    if (log == null) return false;
+    return w.child ? java.util.Arrays.binarySearch(log.childChanges, 0, log.nChild, zxid) >= 0
+        : java.util.Arrays.binarySearch(log.dataChanges, 0, log.nData, zxid) >= 0;
+  }
+
+  private String expectedEvent(Watch w) {
+    ModelTree.Snap after = tree.stateAt(w.path, w.due);
+    if (!after.exists) return "node-deleted";
+    if (w.child) return "node-children-changed";
+    ModelTree.PathLog log = tree.log(w.path);
+    int i = java.util.Arrays.binarySearch(log.dataChanges, 0, log.nData, w.due);
+    byte ev = i >= 0 ? log.dataEvents[i] : ModelTree.DATA_CHANGED;
+    return ev == ModelTree.CREATED ? "node-created" : "node-data-changed";
+  }
+
+  private void endSession(Call c) {
+    if (c.session == null) return;
+    Session s = sessions.get(c.session);
+    if (s == null) return;
+    s.watches.clear();
+    s.byDue.clear();
+  }
+}

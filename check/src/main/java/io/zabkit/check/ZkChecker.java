@@ -1,0 +1,159 @@
+package io.zabkit.check;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks a history against ZooKeeper's client guarantees and returns one {@link Verdict} per {@link Property}.
+ *
+ * <p>Two streaming passes over the history. Pass 1 pairs invocations with completions, checks FifoClientOrder
+ * per session and keeps the writes (nothing else). The writes are then sorted by zxid (the order ZooKeeper
+ * claims), the claim is checked against real time, :info writes are resolved from what reads observed, and
+ * the writes are replayed on a model data tree that records every state each znode went through. Pass 2 checks
+ * every read, sync and watch event against those states. Cost: O(n log n) time, memory proportional to the
+ * number of writes plus the number of sessions.
+ *
+ * <pre>{@code
+ * Result r = new ZkChecker().check(History.file(Path.of("history.edn")));
+ * if (!r.valid()) System.out.print(r.table());
+ * }</pre>
+ */
+public final class ZkChecker {
+  private final Set<Property> properties;
+  private java.util.function.Consumer<String> progress;
+
+  /** Checks every property. */
+  public ZkChecker() {
+    this(EnumSet.allOf(Property.class));
+  }
+
+  /** Checks only these properties (the others are still computed internally but not reported). */
+  public ZkChecker(Set<Property> properties) {
+    if (properties.isEmpty()) throw new IllegalArgumentException("no property to check");
+    this.properties = EnumSet.copyOf(properties);
+  }
+
+  /** Reports progress of long runs (one line per million operations and per phase) to {@code sink}. */
+  public ZkChecker withProgress(java.util.function.Consumer<String> sink) {
+    this.progress = sink;
+    return this;
+  }
+
+  private void report(String what) {
+    if (progress != null) progress.accept(what);
+  }
+
+  /** Convenience: checks a history file. */
+  public static Result checkFile(Path history) {
+    return new ZkChecker().check(History.file(history));
+  }
+
+  /**
+   * Checks the history. Throws IllegalArgumentException (or {@link History.BadLineException}) on a malformed
+   * history, naming the operation or line.
+   */
+  public Result check(History history) {
+    long start = System.nanoTime();
+    Findings findings = new Findings();
+    InfoWrites info = new InfoWrites();
+    SessionOrder fifo = new SessionOrder(findings);
+    List<Call> writes = new ArrayList<>();
+    Map<Long, InfoWrites.Observation> observed = new HashMap<>();
+
+    long ops = new Pairer(n -> report("pass 1 (pairing, FifoClientOrder, collecting writes): " + n + " operations")).run(history, c -> {
+      fifo.accept(c);
+      if (c.kind.isWrite()) {
+        boolean placed = c.zxid != null && (c.outcome != Op.Type.INFO || c.kind == Call.Kind.SESSION_EXPIRED);
+        if (placed) writes.add(c);
+        else if (c.outcome == Op.Type.INFO || c.kind == Call.Kind.SESSION_EXPIRED) info.add(c);
+        // a :fail without a zxid never reached the log: it changed nothing
+      }
+      observe(c, observed);
+    });
+
+    writes.sort((a, b) -> Long.compare(a.effectiveZxid(), b.effectiveZxid()));
+    if (info.size() > 0) {
+      info.resolve(observed, z -> binaryHas(writes, z));
+    }
+    observed.clear();
+    List<Call> ordered = orderWrites(writes, history, info, findings);
+    checkRealTime(ordered, findings);
+    report("replaying " + ordered.size() + " writes in zxid order (" + info.size() + " :info writes)");
+    ModelTree tree = new ModelTree(findings, info);
+    for (Call w : ordered) tree.apply(w, w.effectiveZxid());
+
+    ObservationChecks pass2 = new ObservationChecks(tree, new WriteIndex(ordered), info, findings);
+    new Pairer(n -> report("pass 2 (reads, sync, watches): " + n + " operations")).run(history, pass2::accept);
+    return new Result(findings.verdicts(properties), ops, System.nanoTime() - start);
+  }
+
+  private static void observe(Call c, Map<Long, InfoWrites.Observation> observed) {
+    if (c.stat == null || c.path == null || c.outcome != Op.Type.OK) return;
+    Object data = c.kind == Call.Kind.GET_DATA || c.kind == Call.Kind.SET_DATA || c.kind == Call.Kind.CREATE ? c.data : null;
+    if (c.stat.mzxid() != null) observed.putIfAbsent(c.stat.mzxid(), new InfoWrites.Observation(c.path, data, false, c.completeTime, null));
+    if (c.stat.czxid() != null) observed.putIfAbsent(c.stat.czxid(), new InfoWrites.Observation(c.path, null, true, c.completeTime, null));
+  }
+
+  private static boolean binaryHas(List<Call> sorted, long z) {
+    int lo = 0, hi = sorted.size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      long m = sorted.get(mid).effectiveZxid();
+      if (m < z) lo = mid + 1;
+      else if (m > z) hi = mid - 1;
+      else return true;
+    }
+    return false;
+  }
+
+  /** Known writes plus resolved :info writes, in zxid order; a zxid claimed twice is a violation. */
+  private static List<Call> orderWrites(List<Call> writes, History history, InfoWrites info, Findings findings) {
+    List<Call> all = new ArrayList<>(writes.size());
+    all.addAll(writes);
+    info.forEachResolved(all::add);
+    all.sort((a, b) -> Long.compare(a.effectiveZxid(), b.effectiveZxid()));
+    List<Call> out = new ArrayList<>(all.size());
+    Call prev = null;
+    for (Call w : all) {
+      if (prev != null && prev.effectiveZxid() == w.effectiveZxid()) {
+        boolean sameSessionEnd = isSessionEnd(prev) && isSessionEnd(w) && java.util.Objects.equals(prev.session, w.session);
+        if (!sameSessionEnd) {
+          findings.violation(Property.LinearizableWrites, "two writes claim the same zxid " + Findings.hex(w.effectiveZxid()), prev, w);
+        }
+        continue;
+      }
+      out.add(w);
+      prev = w;
+    }
+    return out;
+  }
+
+  private static boolean isSessionEnd(Call c) {
+    return c.kind == Call.Kind.CLOSE_SESSION || c.kind == Call.Kind.SESSION_EXPIRED;
+  }
+
+  /**
+   * The zxid order must respect real time: a write that completed before another was invoked has the smaller
+   * zxid. Scanning from the highest zxid down, keep the earliest completion seen so far; a lower-zxid write
+   * invoked after it is a violation.
+   */
+  private static void checkRealTime(List<Call> byZxid, Findings findings) {
+    Call earliest = null;
+    for (int i = byZxid.size() - 1; i >= 0; i--) {
+      Call w = byZxid.get(i);
+      if (w.invoke == null) continue; // an expiry event has no invocation: no real-time interval
+      findings.checked(Property.LinearizableWrites);
+      if (earliest != null && earliest.completeTime < w.invokeTime) {
+        findings.violation(Property.LinearizableWrites, "write #" + earliest.invokeIndex() + " at zxid " + Findings.hex(earliest.effectiveZxid())
+            + " completed before write #" + w.invokeIndex() + " was invoked, yet the latter has the smaller zxid "
+            + Findings.hex(w.effectiveZxid()), earliest, w);
+      }
+      if (w.completeTime != Call.NEVER && (earliest == null || w.completeTime < earliest.completeTime)) earliest = w;
+    }
+  }
+}

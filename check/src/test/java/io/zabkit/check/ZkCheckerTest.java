@@ -1,0 +1,135 @@
+package io.zabkit.check;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zabkit.check.model.ReferenceModel;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Small hand-written histories for the rules that matter most. Zxids are small integers here. */
+class ZkCheckerTest {
+  private static final String CREATE_R = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/r" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/r" :value {:data "a" :mode :persistent :created-path "/r"} :time 1 :zxid 1}
+      """;
+
+  private static Result check(String lines) {
+    List<Op> ops = new ArrayList<>();
+    for (String l : lines.strip().split("\n")) ops.add(Op.fromEdn(Edn.read(l), ops.size()));
+    return new ZkChecker().check(History.of(ops));
+  }
+
+  @Test
+  void staleReadOfAnotherSessionIsAllowed() {
+    Result r = check(CREATE_R + """
+        {:type :invoke :process 0 :session 1 :f :set-data :path "/r" :value "b" :version -1 :time 2}
+        {:type :ok :process 0 :session 1 :f :set-data :path "/r" :value "b" :version -1 :time 3 :zxid 2 :stat {:version 1 :mzxid 2}}
+        {:type :invoke :process 1 :session 2 :f :get-data :path "/r" :time 4}
+        {:type :ok :process 1 :session 2 :f :get-data :path "/r" :value "a" :time 5 :zxid 1 :stat {:version 0 :mzxid 1}}
+        """);
+    assertTrue(r.valid(), r.table());
+  }
+
+  @Test
+  void staleReadAfterOwnWriteBreaksMonotonicReads() {
+    Result r = check(CREATE_R + """
+        {:type :invoke :process 0 :session 1 :f :set-data :path "/r" :value "b" :version -1 :time 2}
+        {:type :ok :process 0 :session 1 :f :set-data :path "/r" :value "b" :version -1 :time 3 :zxid 2 :stat {:version 1 :mzxid 2}}
+        {:type :invoke :process 0 :session 1 :f :get-data :path "/r" :time 4}
+        {:type :ok :process 0 :session 1 :f :get-data :path "/r" :value "a" :time 5 :zxid 1 :stat {:version 0 :mzxid 1}}
+        """);
+    assertEquals(List.of(Property.MonotonicReads), r.failed(), r.table());
+    assertEquals(4, r.verdict(Property.MonotonicReads).witness().size());
+  }
+
+  @Test
+  void readAfterSyncMustSeeWritesCompletedBeforeTheSync() {
+    Result r = check(CREATE_R + """
+        {:type :invoke :process 0 :session 1 :f :set-data :path "/r" :value "b" :version -1 :time 2}
+        {:type :ok :process 0 :session 1 :f :set-data :path "/r" :value "b" :version -1 :time 3 :zxid 2 :stat {:version 1 :mzxid 2}}
+        {:type :invoke :process 1 :session 2 :f :sync :path "/r" :time 4}
+        {:type :ok :process 1 :session 2 :f :sync :path "/r" :time 5 :zxid 2}
+        {:type :invoke :process 1 :session 2 :f :get-data :path "/r" :time 6}
+        {:type :ok :process 1 :session 2 :f :get-data :path "/r" :value "a" :time 7 :zxid 1 :stat {:version 0 :mzxid 1}}
+        """);
+    assertEquals(List.of(Property.SyncReads), r.failed(), r.table());
+  }
+
+  @Test
+  void infoWriteIsResolvedFromALaterRead() {
+    String base = CREATE_R + """
+        {:type :invoke :process 0 :session 1 :f :set-data :path "/r" :value "b" :version -1 :time 2}
+        {:type :info :process 0 :session 1 :f :set-data :path "/r" :value "b" :version -1 :time 3 :error :connection-loss}
+        {:type :invoke :process 1 :session 2 :f :get-data :path "/r" :time 4}
+        """;
+    assertTrue(check(base + """
+        {:type :ok :process 1 :session 2 :f :get-data :path "/r" :value "b" :time 5 :zxid 2 :stat {:version 1 :mzxid 2}}
+        """).valid());
+    Result phantom = check(base + """
+        {:type :ok :process 1 :session 2 :f :get-data :path "/r" :value "c" :time 5 :zxid 2 :stat {:version 1 :mzxid 2}}
+        """);
+    assertEquals(List.of(Property.LinearizableWrites), phantom.failed(), phantom.table());
+  }
+
+  @Test
+  void jepsenRegisterAliasesAreUnderstood() {
+    String ok = CREATE_R + """
+        {:type :invoke :process 0 :session 1 :f :write :path "/r" :value 3 :time 2}
+        {:type :ok :process 0 :session 1 :f :write :path "/r" :value 3 :time 3 :zxid 2 :stat {:version 1}}
+        {:type :invoke :process 0 :session 1 :f :cas :path "/r" :value [1 4] :time 4}
+        {:type :ok :process 0 :session 1 :f :cas :path "/r" :value [1 4] :time 5 :zxid 3 :stat {:version 2}}
+        {:type :invoke :process 0 :session 1 :f :read :path "/r" :time 6}
+        {:type :ok :process 0 :session 1 :f :read :path "/r" :value 4 :time 7 :zxid 3}
+        """;
+    assertTrue(check(ok).valid(), check(ok).table());
+    Result bad = check(ok.replace(":value [1 4] :time 5 :zxid 3", ":value [1 4] :time 5 :zxid 3 :error :bad-version")
+        .replace("{:type :ok :process 0 :session 1 :f :cas", "{:type :fail :process 0 :session 1 :f :cas"));
+    assertFalse(bad.valid());
+    assertTrue(bad.failed().contains(Property.LinearizableWrites), bad.table());
+  }
+
+  @Test
+  void withoutSessionIdsEachProcessIsItsOwnSession() {
+    String h = """
+        {:type :invoke :process 0 :f :create :path "/r" :value {:data 1 :mode :persistent} :time 0}
+        {:type :ok :process 0 :f :create :path "/r" :value {:data 1 :mode :persistent :created-path "/r"} :time 1 :zxid 1}
+        {:type :invoke :process 0 :f :write :path "/r" :value 2 :time 2}
+        {:type :ok :process 0 :f :write :path "/r" :value 2 :time 3 :zxid 2}
+        {:type :invoke :process 1 :f :read :path "/r" :time 4}
+        {:type :ok :process 1 :f :read :path "/r" :value 1 :time 5 :zxid 1}
+        """;
+    assertTrue(check(h).valid(), check(h).table());
+    Result own = check(h.replace(":process 1", ":process 0"));
+    assertEquals(List.of(Property.MonotonicReads), own.failed(), own.table());
+  }
+
+  @Test
+  void watchMustFireBeforeAReplyReflectingTheChange() {
+    String head = CREATE_R + """
+        {:type :invoke :process 1 :session 2 :f :get-data :path "/r" :watch true :time 2}
+        {:type :ok :process 1 :session 2 :f :get-data :path "/r" :watch true :value "a" :time 3 :zxid 1 :stat {:version 0}}
+        {:type :invoke :process 0 :session 1 :f :set-data :path "/r" :value "b" :version -1 :time 4}
+        {:type :ok :process 0 :session 1 :f :set-data :path "/r" :value "b" :version -1 :time 5 :zxid 2 :stat {:version 1}}
+        """;
+    String event = "{:type :ok :process 1 :session 2 :f :watch-event :path \"/r\" :value {:event :node-data-changed :path \"/r\"} :time 6 :zxid 2}\n";
+    String read = """
+        {:type :invoke :process 1 :session 2 :f :get-data :path "/r" :time 7}
+        {:type :ok :process 1 :session 2 :f :get-data :path "/r" :value "b" :time 8 :zxid 2 :stat {:version 1}}
+        """;
+    assertTrue(check(head + event + read).valid(), check(head + event + read).table());
+    Result late = check(head + read + event.replace(":time 6", ":time 9"));
+    assertEquals(List.of(Property.WatchOrdering), late.failed(), late.table());
+  }
+
+  @Test
+  void referenceModelIsDeterministicPerSeed() {
+    List<Op> a = ReferenceModel.generate(ReferenceModel.Options.of(7, 500, 4));
+    List<Op> b = ReferenceModel.generate(ReferenceModel.Options.of(7, 500, 4));
+    List<Op> c = ReferenceModel.generate(ReferenceModel.Options.of(8, 500, 4));
+    assertEquals(a, b);
+    assertFalse(a.equals(c));
+  }
+}
