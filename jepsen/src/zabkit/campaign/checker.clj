@@ -71,12 +71,15 @@
 
 (defn- first-ok-after
   "Per worker: seconds from t until the completion of the first ok op (invoked at or after t)
-  whose :f is in fs. Workers that never got one are counted as censored."
+  for which (fs op) holds. Workers that never got one are counted as censored."
   [test pairs t fs]
-  (let [by-worker (group-by (comp #(worker-of test %) :process first) pairs)]
+  (let [by-worker (->> pairs
+                       (group-by (comp #(worker-of test %) :process first))
+                       ;; a client that never does such an op (e.g. the watch writer's reads) is not waiting
+                       (filter (fn [[_ ps]] (some (fn [[inv _]] (fs inv)) ps))))]
     (reduce (fn [acc [_ ps]]
               (if-let [[_ comp] (first (filter (fn [[inv comp]]
-                                                 (and (fs (:f inv)) (>= (:time inv) t)
+                                                 (and (fs inv) (>= (:time inv) t)
                                                       (= :ok (:type comp))))
                                                ps))]
                 (update acc :delays conj (u/ns->s (- (:time comp) t)))
@@ -99,12 +102,15 @@
   Distributions in seconds, per fault kind and over all faults."
   [test history pairs]
   (let [wl (:workload test)
+        pred (fn [p s] (or p (when (seq s) (comp s :f))))
+        wl (assoc wl :reads (pred (:read? wl) (:reads wl)) :writes (pred (:write? wl) (:writes wl)))
         windows (fault-windows history)
         per-fault (for [w windows]
-                    (let [r (first-ok-after test pairs (:start w) (:reads wl))
-                          wr (first-ok-after test pairs (:start w) (:writes wl))
-                          rr (when (:stop w) (first-ok-after test pairs (:stop w) (:reads wl)))
-                          wrr (when (:stop w) (first-ok-after test pairs (:stop w) (:writes wl)))]
+                    (let [after (fn [t fs] (when (and t fs) (first-ok-after test pairs t fs)))
+                          r (after (:start w) (:reads wl))
+                          wr (after (:start w) (:writes wl))
+                          rr (after (:stop w) (:reads wl))
+                          wrr (after (:stop w) (:writes wl))]
                       (cond-> {:fault (:fault w) :fault-id (:fault-id w)
                                :start-s (u/ns->s (:start w)) :stop-s (some-> (:stop w) u/ns->s)
                                :read-after-start r :write-after-start wr
@@ -121,8 +127,8 @@
                          :write-after-stop (summarize fs :write-after-stop)}
                   (:watch? wl) (assoc :watch-unavailable
                                       (u/distribution (mapcat :watch-after-start fs)))))]
-    {:unit "seconds; :censored = clients with no such success before the phase ended"
-     :reads (vec (sort (:reads wl))) :writes (vec (sort (:writes wl)))
+    {:unit "seconds; :censored = clients with no such success before the history ended"
+     :reads (:reads-doc (:workload test)) :writes (:writes-doc (:workload test))
      :by-fault (into (sorted-map) (for [[k fs] (group-by :fault per-fault)] [k (group fs)]))
      :all (group per-fault)
      :faults (vec per-fault)}))

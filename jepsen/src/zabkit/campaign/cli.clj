@@ -59,7 +59,8 @@
 (defn- usage [summary]
   (str "Usage: lein run test [OPTIONS]     one campaign\n"
        "       lein run test-all [OPTIONS] the matrix (--systems, --workloads, --nemeses)\n"
-       "       lein run clean              remove namespaces left by killed runs\n\nOptions:\n" summary
+       "       lein run clean              remove namespaces left by killed runs\n"
+       "       lein run curate             results/campaigns/TABLE.md from the latest run of each test\n\nOptions:\n" summary
        "\n\nNemeses: " (str/join ", " (nemesis/all-nemesis-names)) ", all\n"))
 
 ;; ---------------------------------------------------------------------------------------------
@@ -199,7 +200,12 @@
         {:keys [options errors summary]} (cli/parse-opts more opt-specs)
         code (try
                (cond
-                 (= cmd "inside") (inside! (first more))
+                 (= cmd "inside") (try (inside! (first more))
+                                       (catch Exception e
+                                         (binding [*out* *err*]
+                                           (println "error:" (.getMessage e))
+                                           (when-not (instance? clojure.lang.ExceptionInfo e) (.printStackTrace e)))
+                                         2))
                  (or (:help options) (nil? cmd)) (do (println (usage summary)) 0)
                  (seq errors) (do (binding [*out* *err*]
                                     (println (str/join "\n" errors))
@@ -208,6 +214,9 @@
                  (= cmd "test") (:exit (run-campaign! options))
                  (= cmd "test-all") (test-all! options)
                  (= cmd "clean") (clean!)
+                 (= cmd "curate") (do ((requiring-resolve 'zabkit.campaign.curate/curate!)
+                                       (:store options) (io/file (db/repo-root) "results" "campaigns"))
+                                      0)
                  :else (do (binding [*out* *err*] (println "unknown command" cmd) (println (usage summary))) 2))
                (catch clojure.lang.ExceptionInfo e
                  (binding [*out* *err*] (println "error:" (.getMessage e)))

@@ -13,13 +13,19 @@
             [zabkit.campaign.report :as report]
             [zabkit.campaign.workload.register :as register]
             [zabkit.campaign.workload.sequential :as sequential]
-            [zabkit.campaign.workload.lock :as lock]))
+            [zabkit.campaign.workload.lock :as lock]
+            [zabkit.campaign.workload.multi :as multi]
+            [zabkit.campaign.workload.watch :as watch]
+            [zabkit.campaign.workload.session :as session]))
 
 (def workloads
   "Workload name -> (fn [opts] {:client :generator :final-ops :checker :reads :writes ...})."
   {:register register/workload
    :sequential sequential/workload
-   :lock lock/workload})
+   :lock lock/workload
+   :multi multi/workload
+   :watch watch/workload
+   :session session/workload})
 
 ;; ---------------------------------------------------------------------------------------------
 ;; workers: one thread, one ZooKeeper session at a time, one op outstanding
@@ -129,7 +135,7 @@
                     :now-ns #(h/now-ns rec)
                     :hard-deadline-ms (+ (System/currentTimeMillis) (* 1000 (+ 120 (* 2 (:time-limit test))))))
         workers (vec (for [i (range (:concurrency test))]
-                       {:worker i :process (atom i) :state (atom {}) :client (atom nil)}))
+                       {:worker i :process (atom i) :state (atom {:worker i}) :client (atom nil)}))
         phases (atom {})
         phase! (fn [k] (swap! phases assoc k (h/now-ns rec)))]
     (try
@@ -137,7 +143,7 @@
       (let [ms (db/setup! test)]
         (report/say "setup: ensemble up %s" (pr-str ms)))
       (phase! :setup-done)
-      (when-let [cl (open-client! test {:worker 0 :process (atom 0) :state (atom {})})]
+      (when-let [cl (open-client! test {:worker 0 :process (atom 0) :state (atom {:worker 0})})]
         (try (c/setup! cl test) (finally (close-quietly! test cl))))
       (let [deadline (+ (System/currentTimeMillis) (* 1000 (:time-limit test)))
             progress (report/progress-thread test rec deadline)

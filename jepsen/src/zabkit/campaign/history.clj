@@ -39,7 +39,7 @@
   [history]
   (let [open (volatile! {})
         out (volatile! [])]
-    (doseq [op history :when (integer? (:process op))]
+    (doseq [op history :when (and (integer? (:process op)) (not= :watch-event (:f op)))]
       (case (:type op)
         :invoke (vswap! open assoc (:process op) op)
         (when-let [inv (@open (:process op))]

@@ -40,10 +40,12 @@
     (.start)))
 
 (defn- fmt-dist [d]
-  (if (pos? (:count d 0))
+  (cond
+    (nil? d) "-"
+     (pos? (:count d 0))
     (format "n=%-3d med %5.2f  p90 %5.2f  max %5.2f%s" (:count d) (:median d) (:p90 d) (:max d)
             (if (pos? (:censored d 0)) (format "  (%d never)" (:censored d)) ""))
-    (if (pos? (:censored d 0)) (format "none (%d never)" (:censored d)) "-")))
+    :else (if (pos? (:censored d 0)) (format "none (%d never)" (:censored d)) "-")))
 
 (defn summary
   "The one-screen summary."

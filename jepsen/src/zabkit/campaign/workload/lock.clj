@@ -81,8 +81,8 @@
 
 (defn checker [test history pairs]
   (let [end (:time (peek history))
-        by-proc-session (group-by (fn [[inv _]] (:session inv)) pairs)
-        holds (for [[_ ps] by-proc-session
+        by-process (group-by (fn [[inv _]] (:process inv)) pairs)
+        holds (for [[_ ps] by-process
                     :let [ps (vec (sort-by (comp :index first) ps))]
                     [i [inv comp]] (map-indexed vector ps)
                     :when (and (= :acquire (:f inv)) (= :ok (:type comp)))
@@ -109,7 +109,8 @@
      :errors (vec (take 20 overlaps))}))
 
 (defn workload [_opts]
-  {:client (->LockClient nil nil nil)
+  {:reads-doc "(none)" :writes-doc "acquire, release"
+   :client (->LockClient nil nil nil)
    :generator generator
    :observe observe!
    :checker checker

@@ -127,7 +127,8 @@
      :paths results}))
 
 (defn workload [_opts]
-  {:client (->RegisterClient nil)
+  {:reads-doc "read" :writes-doc "write, cas"
+   :client (->RegisterClient nil)
    :generator generator
    :observe observe!
    :final-ops final-ops

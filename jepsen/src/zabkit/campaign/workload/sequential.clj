@@ -109,7 +109,8 @@
          :error-count (count errs) :errors (vec (take 20 errs))}))))
 
 (defn workload [_opts]
-  {:client (->SequentialClient nil)
+  {:reads-doc "get-children" :writes-doc "create"
+   :client (->SequentialClient nil)
    :generator generator
    :final-ops final-ops
    :checker checker
