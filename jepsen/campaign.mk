@@ -2,7 +2,7 @@
 # Every target needs root (network namespaces, iptables); everything it creates is removed at
 # the end of the run, also when it fails or is interrupted (`make campaign-clean` for runs that
 # were killed with SIGKILL).
-.PHONY: campaign-deps campaign campaign-ci campaign-all campaign-demo campaign-curate campaign-clean
+.PHONY: campaign-deps campaign-unit campaign campaign-ci campaign-all campaign-demo campaign-curate campaign-clean
 
 CAMPAIGN_SYSTEM ?= zookeeper
 CAMPAIGN_WORKLOAD ?= register
@@ -15,6 +15,11 @@ LEIN := cd $(ROOT)/jepsen && lein
 campaign-deps:
 	@$(ENSURE) java lein iptables iproute2 faketime
 	@$(LEIN) deps >/dev/null
+
+campaign-unit: campaign-deps ## the campaign checkers' unit tests (hand-written legal and violating histories)
+	$(LEIN) test
+
+TEST_TARGETS += campaign-unit
 
 campaign: campaign-deps ## one campaign (CAMPAIGN_SYSTEM/WORKLOAD/NEMESIS/NODES/TIME, CAMPAIGN_ARGS for the rest)
 	$(LEIN) run test --system $(CAMPAIGN_SYSTEM) --workload $(CAMPAIGN_WORKLOAD) --nemesis $(CAMPAIGN_NEMESIS) \

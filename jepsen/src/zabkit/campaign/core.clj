@@ -76,25 +76,29 @@
   (let [gen (:generator (:workload test))
         mean-gap-ms (/ (* 1000.0 (:concurrency test)) (:rate test))
         max-ops (+ 10 (long (* 2 (/ (* (:rate test) (:time-limit test)) (:concurrency test)))))]
-    (loop [client (open-client! test w) n 0]
-      (when (and client (< n max-ops) (< (System/currentTimeMillis) deadline-ms))
-        (Thread/sleep (long (* mean-gap-ms (+ 0.5 (rand)))))
-        (if-let [op (and (< (System/currentTimeMillis) deadline-ms) (gen test (:state w)))]
-          (let [comp (invoke-one! test w client op)]
-            (if (:reopen? comp)
-              (do (close-quietly! test client)
-                  (recur (open-client! test w) (inc n)))
-              (recur client (inc n))))
-          (recur client (inc n)))))
-    (reset! (:client w) nil)))
+    (let [last-client
+          (loop [client (open-client! test w) n 0]
+            (if (and client (< n max-ops) (< (System/currentTimeMillis) deadline-ms))
+              (do
+                (Thread/sleep (long (* mean-gap-ms (+ 0.5 (rand)))))
+                (if-let [op (and (< (System/currentTimeMillis) deadline-ms) (gen test (:state w)))]
+                  (let [comp (invoke-one! test w client op)]
+                    (if (:reopen? comp)
+                      (do (close-quietly! test client)
+                          (recur (open-client! test w) (inc n)))
+                      (recur client (inc n))))
+                  (recur client (inc n))))
+              client))]
+      ;; the session ends with the phase: its ephemerals must go (the session workload checks it)
+      (when last-client (close-quietly! test last-client)))))
 
 (defn- final-phase!
   "Each worker's final ops (e.g. sync + read), on a fresh session."
   [test w]
-  (when-let [final (:final-ops (:workload test))]
+  (when-let [ops (seq (some-> (:final-ops (:workload test)) (apply [test (:worker w)])))]
     (when-let [client (open-client! test w)]
       (try
-        (doseq [op (final test (:worker w))]
+        (doseq [op ops]
           (invoke-one! test w client op))
         (finally (close-quietly! test client))))))
 
