@@ -117,6 +117,8 @@
            {:name (test-name opts)
             :workload-name (:workload opts)
             :nodes-impl nodes-impl
+            ;; containers carry ZooKeeper's jars in the image; elsewhere the runner's own are used
+            :server-classpath (when (= :docker (:backend opts)) "/opt/zookeeper/lib/*")
             :workload wl
             :client-proto (:client wl)
             :nemesis-faults (nemesis/parse-nemesis (:nemesis opts))

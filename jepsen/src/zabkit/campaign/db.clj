@@ -82,7 +82,7 @@
       :zookeeper ["java" "-Xmx256m" "-XX:+UseSerialGC"
                   (str "-Dlogback.configurationFile=" (io/file dir "logback.xml"))
                   "-Dzookeeper.admin.enableServer=false"
-                  "-cp" (zookeeper-classpath)
+                  "-cp" (or (:server-classpath test) (zookeeper-classpath))
                   "org.apache.zookeeper.server.quorum.QuorumPeerMain" cfg]
       :zabkit [(.getPath (zabkit-server-bin)) cfg])))
 
