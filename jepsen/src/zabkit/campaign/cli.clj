@@ -107,15 +107,19 @@
         opts-file (io/file store "opts.edn")
         child (atom nil)
         cleaned (atom false)
+        ;; called by the finally block and by the shutdown hook (Ctrl-C); the lock makes the
+        ;; later caller wait until the first has finished, so the JVM cannot exit mid-cleanup
         cleanup! (fn []
-                   (when (compare-and-set! cleaned false true)
+                   (locking cleaned
+                    (when (compare-and-set! cleaned false true)
                      (when-let [^Process p @child]
                        (when (.isAlive p)
                          (.destroy p)
                          (when-not (.waitFor p 15 TimeUnit/SECONDS) (.destroyForcibly p))))
                      (let [n (nodes/teardown-nodes! nodes-impl)]
-                       (println (format "[campaign] cleanup: killed the run's servers, removed %s" 
-                                        (if (number? n) (str n " namespaces/containers") "nodes"))))))
+                       (println (format "[campaign] cleanup: killed the run's servers, removed %s"
+                                        (if (number? n) (str n " namespaces/containers") "nodes")))
+                       (flush)))))
         hook (Thread. ^Runnable cleanup!)]
     (spit opts-file (pr-str (assoc opts :store (.getPath store))))
     (symlink! (io/file (:store opts) "latest") store)

@@ -56,7 +56,8 @@
   "Records op's invocation and completion; retires the process on :info (Jepsen's rule)."
   [test w client op]
   (let [p @(:process w)
-        inv ((:record! test) (assoc op :type :invoke :process p))
+        sid (get-in client [:conn :session])
+        inv ((:record! test) (cond-> (assoc op :type :invoke :process p) sid (assoc :session sid)))
         comp (try (c/invoke! client test (dissoc inv :index :time))
                   (catch Exception e
                     (assoc inv :type :info :error :exception

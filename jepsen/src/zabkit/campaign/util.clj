@@ -4,6 +4,15 @@
             [clojure.java.io :as io])
   (:import (java.util.concurrent TimeUnit)))
 
+(defn- drain
+  "Reads a stream to a string on a thread of its own; deref the result."
+  [^java.io.InputStream in]
+  (let [result (promise)]
+    (doto (Thread. ^Runnable (fn [] (deliver result (try (slurp in) (catch Exception _ "")))))
+      (.setDaemon true)
+      (.start))
+    result))
+
 (defn sh!
   "Runs argv (strings), waits at most timeout-ms, returns {:exit :out :err}. Throws with the command
   and its stderr on a non-zero exit unless :check? false."
@@ -12,8 +21,9 @@
         p (.start pb)]
     (when in (with-open [w (io/writer (.getOutputStream p))] (.write w ^String in)))
     (.close (.getOutputStream p))
-    (let [out (future (slurp (.getInputStream p)))
-          err (future (slurp (.getErrorStream p)))]
+    ;; plain threads, not futures: cleanup runs this from shutdown hooks, after shutdown-agents
+    (let [out (drain (.getInputStream p))
+          err (drain (.getErrorStream p))]
       (when-not (.waitFor p timeout-ms TimeUnit/MILLISECONDS)
         (.destroyForcibly p)
         (throw (ex-info (str "command timed out after " timeout-ms " ms: " (str/join " " argv))
