@@ -93,6 +93,21 @@
   (let [f (io/file store "results.edn")]
     (when (.exists f) (edn/read-string (slurp f)))))
 
+(def live-dir
+  "One file per running campaign, holding its launcher's pid: `clean` leaves those runs alone."
+  (io/file "/run/zabkit-campaign"))
+
+(defn- live-run-file [run-id] (io/file live-dir run-id))
+
+(defn- live-run! [run-id]
+  (.mkdirs live-dir)
+  (spit (live-run-file run-id) (str (.pid (java.lang.ProcessHandle/current)))))
+
+(defn- run-alive? [run-id]
+  (let [f (live-run-file run-id)]
+    (and (.exists f)
+         (some-> (parse-long (str/trim (slurp f))) u/pid-alive?))))
+
 (defn run-campaign!
   "Creates the nodes, runs the campaign in the controller, removes the nodes. Returns
   {:exit code :store dir :results map-or-nil}."
@@ -125,6 +140,7 @@
     (symlink! (io/file (:store opts) "latest") store)
     (symlink! (io/file (:store opts) tname "latest") store)
     (.addShutdownHook (Runtime/getRuntime) hook)
+    (live-run! (:run-id opts))
     (try
       (println (format "[campaign] %s: run %s, store %s" tname (:run-id opts) store))
       (nodes/setup-nodes! nodes-impl)
@@ -141,6 +157,7 @@
               {:exit 3 :store store :results (read-results store)})))
       (finally
         (cleanup!)
+        (io/delete-file (live-run-file (:run-id opts)) true)
         (try (.removeShutdownHook (Runtime/getRuntime) hook) (catch IllegalStateException _))))))
 
 (defn- exit-code [results]
@@ -191,7 +208,8 @@
   "Removes namespaces left by campaigns that died without cleaning up (killing the processes
   inside them first: they were started by those campaigns)."
   []
-  (let [stale (nodes/stale-netns)]
+  (let [run-of (fn [nsx] (second (re-find #"^zbkc([0-9a-f]+)-" nsx)))
+        stale (remove #(run-alive? (run-of %)) (nodes/stale-netns))]
     (doseq [nsx stale]
       (doseq [pid (remove str/blank? (str/split-lines (:out (u/sh! ["ip" "netns" "pids" nsx] :check? false))))]
         (u/sh! ["kill" "-9" pid] :check? false))
