@@ -43,11 +43,27 @@
      :name (:name r)
      :cmd (reproduce opts)}))
 
+(def systems ["zookeeper" "zabkit"])
+
+(defn- not-run-rows
+  "For every (workload, nemesis, nodes) that one system ran and another did not, a row saying so,
+  so that the table stays system x workload x nemesis."
+  [rows]
+  (let [have (set (map (juxt :system :workload :nemesis :nodes) rows))
+        zabkit-missing? (not (.canExecute (io/file "../bin/zabkit-server")))]
+    (for [[wl nem nodes] (distinct (map (juxt :workload :nemesis :nodes) rows))
+          sys systems
+          :when (not (have [sys wl nem nodes]))]
+      {:system sys :workload wl :nemesis nem :nodes nodes
+       :verdict (if (and (= sys "zabkit") zabkit-missing?) "not run: bin/zabkit-server not built yet" "not run")
+       :cmd (str "lein run test --system " sys " --workload " wl " --nemesis " nem " --nodes " nodes)})))
+
 (defn curate!
   "Writes results/campaigns/TABLE.md and plots/; returns the number of rows."
   [store-root out-dir]
   (let [runs (latest-runs store-root)
-        rows (sort-by (juxt :workload :nemesis :system) (map row runs))
+        ran (map row runs)
+        rows (sort-by (juxt :workload :nemesis :nodes :system) (concat ran (not-run-rows ran)))
         plots (io/file out-dir "plots")]
     (.mkdirs plots)
     (doseq [{:keys [dir results]} runs, f ["latency-raw.png" "rate.png"]
@@ -64,11 +80,14 @@
                "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
                (str/join
                 (for [r rows]
+                  (if-not (:ops r)
+                    (format "| %s | %s | %s | %d | %s | | | | | | | | |\n"
+                            (:system r) (:workload r) (:nemesis r) (:nodes r) (:verdict r))
                   (format "| %s | %s | %s | %d | %s | %d (%d) | %d | %d | %s | %s | %s | %s | [latency](plots/%s-latency-raw.png) [rate](plots/%s-rate.png) |\n"
                           (:system r) (:workload r) (:nemesis r) (:nodes r) (:verdict r) (:ops r) (:ok r)
                           (:failures r) (:faults r) (:read r) (:write r) (or (:watch r) "-") (:zk-check r)
-                          (:name r) (:name r))))
+                          (:name r) (:name r)))))
                "\n## Reproduce a row\n\nFrom `jepsen/` (as root):\n\n"
-               (str/join (for [r rows] (format "- %s: `%s`\n" (:name r) (:cmd r))))))
+               (str/join (for [r rows :when (:ops r)] (format "- %s: `%s`\n" (:name r) (:cmd r))))))
     (println (format "[campaign] curate: %d rows -> %s" (count rows) (io/file out-dir "TABLE.md")))
     (count rows)))
