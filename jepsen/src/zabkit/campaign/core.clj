@@ -90,8 +90,14 @@
                       (recur client (inc n))))
                   (recur client (inc n))))
               client))]
-      ;; the session ends with the phase: its ephemerals must go (the session workload checks it)
-      (when last-client (close-quietly! test last-client)))))
+      (when last-client
+        ;; ops that end what a client still holds (the lock workload's release), recorded, so a
+        ;; hold does not silently end with the session
+        (when-let [exit-ops (:exit-ops (:workload test))]
+          (doseq [op (exit-ops test (:state w))]
+            (invoke-one! test w last-client op)))
+        ;; the session ends with the phase: its ephemerals must go (the session workload checks it)
+        (close-quietly! test last-client)))))
 
 (defn- final-phase!
   "Each worker's final ops (e.g. sync + read), on a fresh session."

@@ -39,13 +39,18 @@
       (.setLabelTextAnchor m TextAnchor/TOP_LEFT)
       (.addDomainMarker plot m))))
 
+(def palette
+  "Distinct colours that stay readable on white (matplotlib's tab10)."
+  (mapv #(Color. (int %)) [0x1f77b4 0xd62728 0x2ca02c 0xff7f0e 0x9467bd 0x8c564b 0xe377c2 0x7f7f7f 0xbcbd22 0x17becf]))
+
 (defn- chart ^JFreeChart [title ^XYSeriesCollection data y-axis lines?]
   (let [x (NumberAxis. "time (s)")
         r (XYLineAndShapeRenderer. (boolean lines?) (not lines?))
         plot (XYPlot. data x y-axis r)]
     (dotimes [i (.getSeriesCount data)]
       (.setSeriesShape r i (Ellipse2D$Double. -1.5 -1.5 3 3))
-      (.setSeriesStroke r i (BasicStroke. 1.2)))
+      (.setSeriesStroke r i (BasicStroke. 1.2))
+      (.setSeriesPaint r i (nth palette (mod i (count palette)))))
     (.setBackgroundPaint plot Color/WHITE)
     (.setDomainGridlinePaint plot Color/LIGHT_GRAY)
     (.setRangeGridlinePaint plot Color/LIGHT_GRAY)

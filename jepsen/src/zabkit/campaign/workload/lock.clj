@@ -79,6 +79,12 @@
     :release (swap! wstate assoc :holding false)
     nil))
 
+(defn exit-ops
+  "At the end of the phase a holder releases, so that its hold ends in the history rather than
+  with its session."
+  [_test wstate]
+  (when (:holding @wstate) [{:f :release :value nil}]))
+
 (defn checker [test history pairs]
   (let [end (:time (peek history))
         by-process (group-by (fn [[inv _]] (:process inv)) pairs)
@@ -113,6 +119,7 @@
    :client (->LockClient nil nil nil)
    :generator generator
    :observe observe!
+   :exit-ops exit-ops
    :checker checker
    :reads #{}
    :writes #{:acquire :release}})

@@ -37,7 +37,7 @@
                     (reset! mine p)
                     (assoc op :type :ok :value (assoc (:value op) :created-path p) :zxid (.getCzxid st)
                            :stat (c/stat->map st)))
-          :exists (let [p @mine
+          :exists (let [p (or (:path op) @mine)
                         st (.exists zk ^String p false)]
                     (assoc op :type :ok :path p :value (some? st) :stat (c/stat->map st)))
           :close-session (do (.close zk 5000)
@@ -63,15 +63,15 @@
   (let [{:keys [created]} @wstate
         r (rand)]
     (cond (not created) {:f :create :path root :value {:mode :ephemeral-sequential}}
-          (< r 0.85) {:f :exists :value nil}
+          (< r 0.85) {:f :exists :path created :value nil}
           :else {:f :close-session :value nil})))
 
 (defn observe! [wstate comp]
   (case [(:f comp) (:type comp)]
-    [:create :ok] (swap! wstate assoc :created true)
-    [:close-session :ok] (swap! wstate assoc :created false)
+    [:create :ok] (swap! wstate assoc :created (get-in comp [:value :created-path]))
+    [:close-session :ok] (swap! wstate assoc :created nil)
     nil)
-  (when (#{:session-expired} (:error comp)) (swap! wstate assoc :created false)))
+  (when (#{:session-expired} (:error comp)) (swap! wstate assoc :created nil)))
 
 (defn final-ops [_test worker]
   (when (zero? worker) [{:f :await-expiry :path root :value nil}]))
