@@ -1,0 +1,48 @@
+# Fault campaigns (jepsen/): Jepsen-shaped tests of a real ensemble. See jepsen/README.md.
+# Every target needs root (network namespaces, iptables); everything it creates is removed at
+# the end of the run, also when it fails or is interrupted (`make campaign-clean` for runs that
+# were killed with SIGKILL).
+.PHONY: campaign-deps campaign-unit campaign campaign-ci campaign-all campaign-demo campaign-curate campaign-clean
+
+CAMPAIGN_SYSTEM ?= zookeeper
+CAMPAIGN_WORKLOAD ?= register
+CAMPAIGN_NEMESIS ?= kill,partition
+CAMPAIGN_NODES ?= 3
+CAMPAIGN_TIME ?= 30
+CAMPAIGN_ARGS ?=
+LEIN := cd $(ROOT)/jepsen && lein
+
+campaign-deps:
+	@$(ENSURE) java lein iptables iproute2 faketime
+	@$(LEIN) deps >/dev/null
+
+campaign-unit: campaign-deps ## the campaign checkers' unit tests (hand-written legal and violating histories)
+	$(LEIN) test
+
+TEST_TARGETS += campaign-unit
+
+campaign: campaign-deps ## one campaign (CAMPAIGN_SYSTEM/WORKLOAD/NEMESIS/NODES/TIME, CAMPAIGN_ARGS for the rest)
+	$(LEIN) run test --system $(CAMPAIGN_SYSTEM) --workload $(CAMPAIGN_WORKLOAD) --nemesis $(CAMPAIGN_NEMESIS) \
+	  --nodes $(CAMPAIGN_NODES) --time-limit $(CAMPAIGN_TIME) $(CAMPAIGN_ARGS)
+
+campaign-ci: campaign-deps ## the short CI campaign: 3 nodes in namespaces, kill and partition, about a minute
+	$(LEIN) run test --system zookeeper --workload register --nemesis kill,partition --nodes 3 \
+	  --time-limit 30 --rate 40 --concurrency 5 --nemesis-interval 5
+
+# Passed 5 of 5 runs on the development machine (67-112 s each, lein start-up included).
+TEST_TARGETS += campaign-ci
+
+campaign-all: campaign-deps ## the matrix: every system x workload x nemesis set (long; CAMPAIGN_ARGS e.g. --time-limit 30)
+	$(LEIN) run test-all $(CAMPAIGN_ARGS)
+
+campaign-demo: campaign-deps ## a newcomer's campaign: register under kill+partition on both systems, curated table and plots
+	-$(LEIN) run test --system zookeeper --workload register --nemesis kill,partition --time-limit 30
+	-$(LEIN) run test --system zabkit --workload register --nemesis kill,partition --time-limit 30
+	$(LEIN) run curate
+
+campaign-curate: campaign-deps ## rebuild results/campaigns/ from the latest run of each test in jepsen/store
+	$(LEIN) run curate
+
+campaign-clean: ## remove namespaces and processes left by campaigns that were killed
+	@$(ENSURE) iproute2 lein
+	$(LEIN) run clean

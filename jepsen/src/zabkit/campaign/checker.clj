@@ -1,0 +1,159 @@
+(ns zabkit.campaign.checker
+  "Checkers, composed as Jepsen composes them: the workload's own checker, stats, a scan of the
+  server logs, the project's history checker (check/bin/zk-check, with its Porcupine cross-check)
+  when it is there, and availability figures. Verdicts merge as Jepsen's do: false beats
+  :unknown beats true."
+  (:require [clojure.java.io :as io]
+            [clojure.string :as str]
+            [clojure.edn :as edn]
+            [zabkit.campaign.db :as db]
+            [zabkit.campaign.history :as h]
+            [zabkit.campaign.nemesis :as nemesis]
+            [zabkit.campaign.util :as u]))
+
+(defn merge-valid [vs]
+  (cond (some false? vs) false
+        (some #(= :unknown %) vs) :unknown
+        :else true))
+
+(defn stats
+  "Counts per :f and type; like Jepsen's stats checker, a run in which some :f never succeeded
+  is not valid (the test exercised nothing)."
+  [pairs]
+  (let [by-f (group-by (comp :f first) pairs)
+        per-f (into (sorted-map)
+                    (for [[f ps] by-f]
+                      [f (merge {:ok 0 :fail 0 :info 0}
+                                (frequencies (map #(or (:type (second %)) :info) ps)))]))
+        ignored #{:connect}
+        never-ok (vec (for [[f m] per-f :when (and (not (ignored f)) (zero? (:ok m)))] f))]
+    {:valid? (empty? never-ok)
+     :count (count pairs)
+     :ok-count (count (filter #(= :ok (:type (second %))) pairs))
+     :by-f per-f
+     :never-ok never-ok}))
+
+(defn- zk-check-bin [] (io/file (db/repo-root) "check" "bin" "zk-check"))
+
+(defn zk-check
+  "The project's history checker (ZooKeeper semantics + Porcupine cross-check). Exit 0 = valid."
+  [test]
+  (let [bin (zk-check-bin)
+        hist (io/file (:store test) "history.edn")]
+    (if-not (.canExecute bin)
+      {:valid? :unknown :available? false
+       :reason (str bin " not found (the checkers issue has not landed here yet); "
+                    "the workload's own checker still ran")}
+      (let [r (u/sh! [(.getPath bin) (.getPath hist)] :check? false :timeout-ms 600000)
+            out-file (io/file (:store test) "zk-check.out")]
+        (spit out-file (str (:out r) (:err r)))
+        {:valid? (zero? (:exit r)) :available? true :exit (:exit r)
+         :output (.getPath out-file)
+         :summary (let [lines (str/split-lines (str (:out r)))] (vec (take-last 5 lines)))}))))
+
+;; ---------------------------------------------------------------------------------------------
+;; availability
+
+(defn- fault-windows
+  "[{:fault :fault-id :start ns :stop ns}] from the nemesis ops."
+  [history]
+  (let [starts (set (map first (vals nemesis/fault-names)))
+        nem (filter #(= :nemesis (:process %)) history)
+        by-id (group-by (comp :fault-id :value) nem)]
+    (vec (for [[id ops] (sort-by key by-id) :when id
+               :let [s (first (filter #(starts (:f %)) ops))
+                     e (first (remove #(starts (:f %)) ops))]
+               :when s]
+           {:fault (get-in s [:value :fault]) :fault-id id :f (:f s)
+            :start (:time s) :stop (:time e) :value (:value s)}))))
+
+(defn- worker-of [test process] (if (integer? process) (mod process (:concurrency test)) process))
+
+(defn- first-ok-after
+  "Per worker: seconds from t until the completion of the first ok op (invoked at or after t)
+  for which (fs op) holds. Workers that never got one are counted as censored."
+  [test pairs t fs]
+  (let [by-worker (->> pairs
+                       (group-by (comp #(worker-of test %) :process first))
+                       ;; a client that never does such an op (e.g. the watch writer's reads) is not waiting
+                       (filter (fn [[_ ps]] (some (fn [[inv _]] (fs inv)) ps))))]
+    (reduce (fn [acc [_ ps]]
+              (if-let [[_ comp] (first (filter (fn [[inv comp]]
+                                                 (and (fs inv) (>= (:time inv) t)
+                                                      (= :ok (:type comp))))
+                                               ps))]
+                (update acc :delays conj (u/ns->s (- (:time comp) t)))
+                (update acc :censored inc)))
+            {:delays [] :censored 0}
+            by-worker)))
+
+(defn- watch-delays
+  "Per worker: seconds from t until the first watch event it received after t."
+  [test history t]
+  (let [evs (filter #(and (= :watch-event (:f %)) (>= (:time %) t)) history)
+        firsts (reduce (fn [m e] (let [w (worker-of test (:process e))]
+                                   (if (m w) m (assoc m w (:time e)))))
+                       {} evs)]
+    (mapv #(u/ns->s (- % t)) (vals firsts))))
+
+(defn availability
+  "For every fault: how long until each client's next successful read and write, from the fault's
+  start and from its end; for the watch workload, how long until each client's watches fire again.
+  Distributions in seconds, per fault kind and over all faults."
+  [test history pairs]
+  (let [wl (:workload test)
+        pred (fn [p s] (or p (when (seq s) (comp s :f))))
+        wl (assoc wl :reads (pred (:read? wl) (:reads wl)) :writes (pred (:write? wl) (:writes wl)))
+        windows (fault-windows history)
+        per-fault (for [w windows]
+                    (let [after (fn [t fs] (when (and t fs) (first-ok-after test pairs t fs)))
+                          r (after (:start w) (:reads wl))
+                          wr (after (:start w) (:writes wl))
+                          rr (after (:stop w) (:reads wl))
+                          wrr (after (:stop w) (:writes wl))]
+                      (cond-> {:fault (:fault w) :fault-id (:fault-id w)
+                               :start-s (u/ns->s (:start w)) :stop-s (some-> (:stop w) u/ns->s)
+                               :read-after-start r :write-after-start wr
+                               :read-after-stop rr :write-after-stop wrr}
+                        (:watch? wl) (assoc :watch-after-start (watch-delays test history (:start w))))))
+        summarize (fn [fs k]
+                    (let [xs (mapcat #(get-in % [k :delays]) fs)]
+                      (assoc (u/distribution xs) :censored (reduce + (map #(get-in % [k :censored] 0) fs)))))
+        group (fn [fs]
+                (cond-> {:faults (count fs)
+                         :read-after-start (summarize fs :read-after-start)
+                         :write-after-start (summarize fs :write-after-start)
+                         :read-after-stop (summarize fs :read-after-stop)
+                         :write-after-stop (summarize fs :write-after-stop)}
+                  (:watch? wl) (assoc :watch-unavailable
+                                      (u/distribution (mapcat :watch-after-start fs)))))]
+    {:unit "seconds; :censored = clients with no such success before the history ended"
+     :reads (:reads-doc (:workload test)) :writes (:writes-doc (:workload test))
+     :by-fault (into (sorted-map) (for [[k fs] (group-by :fault per-fault)] [k (group fs)]))
+     :all (group per-fault)
+     :faults (vec per-fault)}))
+
+(defn check
+  "Every checker; returns the results map."
+  [test history phases]
+  (let [pairs (h/pairs history)
+        client-pairs (remove (fn [[inv _]] (= :connect (:f inv))) pairs)
+        wl-result (try ((:checker (:workload test)) test history client-pairs)
+                       (catch Exception e {:valid? :unknown :error (str e)}))
+        st (stats pairs)
+        logs (db/scan-logs test)
+        ext (zk-check test)
+        avail (availability test history client-pairs)
+        valid (merge-valid [(:valid? wl-result) (:valid? st) (:valid? logs)
+                            (if (:available? ext) (:valid? ext) true)])]
+    {:valid? valid
+     :name (:name test)
+     :system (:system test) :workload (:workload-name test) :nemesis (:nemesis test)
+     :nodes (:nodes test) :time-limit (:time-limit test) :rate (:rate test)
+     :concurrency (:concurrency test)
+     :phases-s (into (sorted-map) (for [[k v] phases] [k (u/ns->s v)]))
+     :workload-check wl-result
+     :stats st
+     :server-logs logs
+     :zk-check ext
+     :availability avail}))

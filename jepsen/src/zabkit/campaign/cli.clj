@@ -1,0 +1,256 @@
+(ns zabkit.campaign.cli
+  "Command line, as a Jepsen test's: `lein run test ...` runs one campaign, `lein run test-all`
+  the matrix, `lein run clean` removes what killed runs left behind.
+
+  A campaign runs in two processes. The launcher (this JVM) creates the nodes (namespaces and
+  bridge, or containers), then runs the campaign itself in a second JVM inside the controller's
+  environment (for netns: the controller's namespace, so clients reach the nodes' addresses and
+  nothing else), and removes everything in a finally block and a shutdown hook (Ctrl-C)."
+  (:gen-class)
+  (:require [clojure.edn :as edn]
+            [clojure.java.io :as io]
+            [clojure.string :as str]
+            [clojure.tools.cli :as cli]
+            [zabkit.campaign.nodes :as nodes]
+            [zabkit.campaign.db :as db]
+            [zabkit.campaign.nemesis :as nemesis]
+            [zabkit.campaign.util :as u])
+  (:import (java.time LocalDateTime)
+           (java.time.format DateTimeFormatter)
+           (java.util.concurrent TimeUnit)
+           (java.lang ProcessBuilder$Redirect)))
+
+(def workload-names ["register" "sequential" "lock" "multi" "watch" "session"])
+
+(def opt-specs
+  [[nil "--system SYSTEM" "zookeeper (Apache ZooKeeper 3.9.4) or zabkit (bin/zabkit-server)"
+    :default :zookeeper :parse-fn keyword :validate [#{:zookeeper :zabkit} "must be zookeeper or zabkit"]]
+   [nil "--workload W" (str "one of " (str/join ", " workload-names))
+    :default :register :parse-fn keyword :validate [(set (map keyword workload-names)) (str "must be one of " (str/join ", " workload-names))]]
+   [nil "--nemesis LIST" "comma-separated faults, e.g. kill,partition (see README; none, all)"
+    :default "none" :validate [#(try (nemesis/parse-nemesis %) true (catch Exception _ false))
+                               (str "unknown nemesis; known: " (str/join ", " (nemesis/all-nemesis-names)) ", all")]]
+   [nil "--nodes N" "3 or 5 servers" :default 3 :parse-fn parse-long :validate [#{3 5} "must be 3 or 5"]]
+   [nil "--time-limit S" "seconds of workload and faults" :default 30 :parse-fn parse-long
+    :validate [#(and % (<= 5 % 3600)) "must be 5..3600"]]
+   [nil "--rate R" "ops per second, all clients together" :default 50 :parse-fn parse-double
+    :validate [#(and % (< 0 % 5000)) "must be in (0, 5000)"]]
+   [nil "--concurrency C" "clients (worker threads, one session each)" :default 6 :parse-fn parse-long
+    :validate [#(and % (<= 1 % 200)) "must be 1..200"]]
+   [nil "--nemesis-interval S" "seconds between faults, and each fault's length" :default 5 :parse-fn parse-long
+    :validate [#(and % (<= 1 % 600)) "must be 1..600"]]
+   [nil "--keys K" "registers (register workload)" :default 3 :parse-fn parse-long :validate [#(and % (<= 1 % 100)) "must be 1..100"]]
+   [nil "--tick-time MS" "zoo.cfg tickTime" :default 1000 :parse-fn parse-long :validate [#(and % (<= 100 % 10000)) "must be 100..10000"]]
+   [nil "--init-limit T" "zoo.cfg initLimit (ticks)" :default 10 :parse-fn parse-long :validate [#(and % (pos? %)) "must be > 0"]]
+   [nil "--sync-limit T" "zoo.cfg syncLimit (ticks)" :default 2 :parse-fn parse-long :validate [#(and % (pos? %)) "must be > 0"]]
+   [nil "--session-timeout MS" "client session timeout" :default 8000 :parse-fn parse-long :validate [#(and % (<= 1000 % 60000)) "must be 1000..60000"]]
+   [nil "--loss-probability P" "packet loss nemesis: drop probability" :default 0.2 :parse-fn parse-double
+    :validate [#(and % (< 0 % 1)) "must be in (0, 1)"]]
+   [nil "--backend B" "netns (default), docker or ssh" :default :netns :parse-fn keyword
+    :validate [#{:netns :docker :ssh} "must be netns, docker or ssh"]]
+   [nil "--ssh-hosts LIST" "ssh backend: comma-separated host names (3 or 5)" :default nil]
+   [nil "--ssh-user U" "ssh backend: user (root: the nemesis needs iptables and kill)" :default "root"]
+   [nil "--store DIR" "store root" :default "store"]
+   [nil "--systems LIST" "test-all: systems" :default "zookeeper,zabkit"]
+   [nil "--workloads LIST" "test-all: workloads" :default (str/join "," workload-names)]
+   [nil "--nemeses LIST" "test-all: nemesis sets, separated by ';'" :default "none;kill;pause;partition;kill,partition;loss"]
+   ["-h" "--help"]])
+
+(defn- usage [summary]
+  (str "Usage: lein run test [OPTIONS]     one campaign\n"
+       "       lein run test-all [OPTIONS] the matrix (--systems, --workloads, --nemeses)\n"
+       "       lein run clean              remove namespaces left by killed runs\n"
+       "       lein run curate             results/campaigns/TABLE.md from the latest run of each test\n\nOptions:\n" summary
+       "\n\nNemeses: " (str/join ", " (nemesis/all-nemesis-names)) ", all\n"))
+
+;; ---------------------------------------------------------------------------------------------
+;; launcher
+
+(defn- timestamp [] (.format (LocalDateTime/now) (DateTimeFormatter/ofPattern "yyyyMMdd'T'HHmmss.SSS")))
+
+(defn- run-id [] (format "%04x" (rand-int 0x10000)))
+
+(defn make-nodes
+  "The node backend for opts; store is the run's store folder."
+  [opts store]
+  (case (:backend opts)
+    :netns (nodes/->NetnsNodes (:run-id opts) (:nodes opts) (.getCanonicalPath (io/file store)))
+    :ssh (let [hosts (remove str/blank? (str/split (str (:ssh-hosts opts)) #","))]
+           (when-not (= (count hosts) (:nodes opts))
+             (throw (ex-info (str "--backend ssh needs --ssh-hosts with exactly --nodes (" (:nodes opts) ") hosts")
+                             {:type :usage})))
+           (nodes/->SshNodes (vec hosts) (:ssh-user opts) (.getCanonicalPath (io/file store))))
+    :docker ((requiring-resolve 'zabkit.campaign.docker/->DockerNodes)
+             (:run-id opts) (:nodes opts) (.getCanonicalPath (io/file store)))))
+
+(defn- symlink! [^java.io.File link target]
+  (try (java.nio.file.Files/deleteIfExists (.toPath link))
+       (java.nio.file.Files/createSymbolicLink (.toPath link) (.toPath (io/file target))
+                                               (make-array java.nio.file.attribute.FileAttribute 0))
+       (catch Exception _)))
+
+(defn- read-results [store]
+  (let [f (io/file store "results.edn")]
+    (when (.exists f) (edn/read-string (slurp f)))))
+
+(def live-dir
+  "One file per running campaign, holding its launcher's pid: `clean` leaves those runs alone."
+  (io/file "/run/zabkit-campaign"))
+
+(defn- live-run-file [run-id] (io/file live-dir run-id))
+
+(defn- live-run! [run-id]
+  (.mkdirs live-dir)
+  (spit (live-run-file run-id) (str (.pid (java.lang.ProcessHandle/current)))))
+
+(defn- run-alive? [run-id]
+  (let [f (live-run-file run-id)]
+    (and (.exists f)
+         (some-> (parse-long (str/trim (slurp f))) u/pid-alive?))))
+
+(defn run-campaign!
+  "Creates the nodes, runs the campaign in the controller, removes the nodes. Returns
+  {:exit code :store dir :results map-or-nil}."
+  [opts]
+  (db/check-system! (:system opts))
+  (let [opts (assoc opts :run-id (run-id))
+        tname ((requiring-resolve 'zabkit.campaign.core/test-name) opts)
+        store (io/file (:store opts) tname (timestamp))
+        _ (.mkdirs store)
+        store (.getCanonicalFile store)
+        nodes-impl (make-nodes opts store)
+        opts-file (io/file store "opts.edn")
+        child (atom nil)
+        cleaned (atom false)
+        ;; called by the finally block and by the shutdown hook (Ctrl-C); the lock makes the
+        ;; later caller wait until the first has finished, so the JVM cannot exit mid-cleanup
+        cleanup! (fn []
+                   (locking cleaned
+                    (when (compare-and-set! cleaned false true)
+                     (when-let [^Process p @child]
+                       (when (.isAlive p)
+                         (.destroy p)
+                         (when-not (.waitFor p 15 TimeUnit/SECONDS) (.destroyForcibly p))))
+                     (let [n (nodes/teardown-nodes! nodes-impl)]
+                       (println (format "[campaign] cleanup: killed the run's servers, removed %s"
+                                        (if (number? n) (str n " namespaces/containers") "nodes")))
+                       (flush)))))
+        hook (Thread. ^Runnable cleanup!)]
+    (spit opts-file (pr-str (assoc opts :store (.getPath store))))
+    (symlink! (io/file (:store opts) "latest") store)
+    (symlink! (io/file (:store opts) tname "latest") store)
+    (.addShutdownHook (Runtime/getRuntime) hook)
+    (live-run! (:run-id opts))
+    (try
+      (println (format "[campaign] %s: run %s, store %s" tname (:run-id opts) store))
+      (nodes/setup-nodes! nodes-impl)
+      (let [argv (nodes/controller-argv nodes-impl
+                                        ["java" "-Xmx1g" "-Djava.awt.headless=true"
+                                         "-cp" (System/getProperty "java.class.path")
+                                         "clojure.main" "-m" "zabkit.campaign.cli" "inside" (.getPath opts-file)])
+            p (.start (doto (ProcessBuilder. ^java.util.List argv) (.inheritIO)))
+            _ (reset! child p)
+            limit-s (+ 300 (* 2 (:time-limit opts)))]
+        (if (.waitFor p limit-s TimeUnit/SECONDS)
+          {:exit (.exitValue p) :store store :results (read-results store)}
+          (do (println (format "[campaign] the campaign did not finish within %d s; stopping it" limit-s))
+              {:exit 3 :store store :results (read-results store)})))
+      (finally
+        (cleanup!)
+        (io/delete-file (live-run-file (:run-id opts)) true)
+        (try (.removeShutdownHook (Runtime/getRuntime) hook) (catch IllegalStateException _))))))
+
+(defn- exit-code [results]
+  (cond (nil? results) 2
+        (false? (:valid? results)) 1
+        :else 0))
+
+(defn inside!
+  "The campaign proper, in the controller's environment."
+  [opts-file]
+  (let [opts (edn/read-string (slurp opts-file))
+        store (:store opts)
+        nodes-impl (make-nodes opts store)
+        core-run (requiring-resolve 'zabkit.campaign.core/run-test!)
+        make-test (requiring-resolve 'zabkit.campaign.core/make-test)
+        test (make-test opts nodes-impl)]
+    (.addShutdownHook (Runtime/getRuntime)
+                      (Thread. ^Runnable #(doseq [[_ pid] @(:pids test)]
+                                            (u/sh! ["kill" "-9" (str pid)] :check? false))))
+    (exit-code (core-run test))))
+
+;; ---------------------------------------------------------------------------------------------
+
+(defn test-all!
+  "Every system x workload x nemesis set, one campaign each, then a table."
+  [opts]
+  (let [systems (map keyword (str/split (:systems opts) #","))
+        wls (map keyword (str/split (:workloads opts) #","))
+        nems (str/split (:nemeses opts) #";")
+        ;; a system that cannot run here (zabkit before its ensemble lands) is said once
+        unavailable (into {} (for [sys systems
+                                   :let [why (try (db/check-system! sys) nil
+                                                  (catch clojure.lang.ExceptionInfo e (.getMessage e)))]
+                                   :when why]
+                               (do (println "[campaign] skipping" (name sys) "-" why)
+                                   [sys why])))
+        rows (atom [])]
+    (doseq [sys systems, wl wls, nem nems]
+      (let [o (assoc opts :system sys :workload wl :nemesis nem)
+            r (if (unavailable sys)
+                {:exit 2 :error "not run (see above)"}
+                (try (run-campaign! o)
+                     (catch Exception e
+                       (println "[campaign]" (.getMessage e))
+                       {:exit 2 :error (.getMessage e)})))]
+        (swap! rows conj (assoc r :system sys :workload wl :nemesis nem))))
+    (println "\n== test-all ==")
+    (println (format "%-10s %-11s %-16s %-8s %s" "system" "workload" "nemesis" "verdict" "store"))
+    (doseq [r @rows]
+      (println (format "%-10s %-11s %-16s %-8s %s" (name (:system r)) (name (:workload r)) (:nemesis r)
+                       (case (:exit r) 0 (if (= :unknown (get-in r [:results :valid?])) "unknown" "valid")
+                             1 "INVALID" (if (unavailable (:system r)) "skipped" "error"))
+                       (or (:store r) (:error r)))))
+    (if (some #(= 1 (:exit %)) @rows) 1 (if (every? #(zero? (:exit %)) @rows) 0 2))))
+
+(defn clean!
+  "Removes namespaces left by campaigns that died without cleaning up (killing the processes
+  inside them first: they were started by those campaigns)."
+  []
+  (let [run-of (fn [nsx] (second (re-find #"^zbkc([0-9a-f]+)-" nsx)))
+        stale (remove #(run-alive? (run-of %)) (nodes/stale-netns))]
+    (doseq [nsx stale]
+      (doseq [pid (remove str/blank? (str/split-lines (:out (u/sh! ["ip" "netns" "pids" nsx] :check? false))))]
+        (u/sh! ["kill" "-9" pid] :check? false))
+      (u/sh! ["ip" "netns" "del" nsx] :check? false))
+    (println (format "[campaign] clean: removed %d stale namespaces %s" (count stale) (vec stale)))
+    0))
+
+(defn -main [& args]
+  (let [[cmd & more] args
+        {:keys [options errors summary]} (cli/parse-opts more opt-specs)
+        code (try
+               (cond
+                 (= cmd "inside") (try (inside! (first more))
+                                       (catch Exception e
+                                         (binding [*out* *err*]
+                                           (println "error:" (.getMessage e))
+                                           (when-not (instance? clojure.lang.ExceptionInfo e) (.printStackTrace e)))
+                                         2))
+                 (or (:help options) (nil? cmd)) (do (println (usage summary)) 0)
+                 (seq errors) (do (binding [*out* *err*]
+                                    (println (str/join "\n" errors))
+                                    (println (usage summary)))
+                                  2)
+                 (= cmd "test") (:exit (run-campaign! options))
+                 (= cmd "test-all") (test-all! options)
+                 (= cmd "clean") (clean!)
+                 (= cmd "curate") (do ((requiring-resolve 'zabkit.campaign.curate/curate!)
+                                       (:store options) (io/file (db/repo-root) "results" "campaigns"))
+                                      0)
+                 :else (do (binding [*out* *err*] (println "unknown command" cmd) (println (usage summary))) 2))
+               (catch clojure.lang.ExceptionInfo e
+                 (binding [*out* *err*] (println "error:" (.getMessage e)))
+                 2))]
+    (shutdown-agents)
+    (System/exit code)))

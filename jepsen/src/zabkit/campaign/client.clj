@@ -1,0 +1,121 @@
+(ns zabkit.campaign.client
+  "The ZooKeeper client side, Jepsen-shaped: a Client protocol (open!, setup!, invoke!,
+  teardown!, close!), one ZooKeeper session per worker, and the mapping from ZooKeeper's errors
+  to Jepsen's :fail (definitely did not happen) and :info (may have happened)."
+  (:require [clojure.string :as str]
+            [zabkit.campaign.nodes :as nodes]
+            [zabkit.campaign.db :as db])
+  (:import (org.apache.zookeeper ZooKeeper Watcher WatchedEvent KeeperException
+                                 KeeperException$Code Watcher$Event$KeeperState
+                                 Watcher$Event$EventType CreateMode ZooDefs$Ids)
+           (org.apache.zookeeper.data Stat)
+           (java.util.concurrent CountDownLatch TimeUnit)))
+
+(defprotocol Client
+  (open! [client test worker] "Returns a client bound to a fresh ZooKeeper session.")
+  (setup! [client test] "Creates the workload's znodes (once, by worker 0).")
+  (invoke! [client test op] "Applies op; returns its completion (:ok, :fail or :info).")
+  (teardown! [client test])
+  (close! [client test]))
+
+(defn connect-string
+  "All nodes, rotated per worker so that sessions spread over the ensemble."
+  [test worker]
+  (let [hosts (mapv #(str (nodes/node-host (:nodes-impl test) %) ":" db/client-port)
+                    (nodes/node-names (:nodes-impl test)))
+        k (mod worker (count hosts))]
+    (str/join "," (concat (drop k hosts) (take k hosts)))))
+
+(defn keyword-of-state [^Watcher$Event$KeeperState s]
+  (-> (str s) (str/replace #"([a-z])([A-Z])" "$1-$2") str/lower-case keyword))
+
+(defn keyword-of-event-type [^Watcher$Event$EventType t]
+  (case (str t)
+    "NodeCreated" :node-created "NodeDeleted" :node-deleted
+    "NodeDataChanged" :node-data-changed "NodeChildrenChanged" :node-children-changed
+    (-> (str t) (str/replace #"([a-z])([A-Z])" "$1-$2") str/lower-case keyword)))
+
+(defn session
+  "Opens a session and waits (bounded by the session timeout) until it is connected.
+  on-state is called with every connection-state keyword (:sync-connected :disconnected :expired).
+  Returns {:zk ZooKeeper :session id :connected? atom} or throws."
+  [test worker on-state]
+  (let [connected (atom false)
+        latch (CountDownLatch. 1)
+        w (reify Watcher
+            (process [_ e]
+              (when (= (.getType e) Watcher$Event$EventType/None)
+                (let [s (keyword-of-state (.getState e))]
+                  (reset! connected (= s :sync-connected))
+                  (when (= s :sync-connected) (.countDown latch))
+                  (when on-state (on-state s))))))
+        zk (ZooKeeper. ^String (connect-string test worker) (int (:session-timeout test)) w)]
+    (if (.await latch (:session-timeout test) TimeUnit/MILLISECONDS)
+      {:zk zk :session (.getSessionId zk) :connected? connected}
+      (do (.close zk)
+          (throw (ex-info "could not connect within the session timeout" {:error :connection-loss}))))))
+
+(defn stat->map [^Stat s]
+  (when s
+    {:czxid (.getCzxid s) :mzxid (.getMzxid s) :pzxid (.getPzxid s) :ctime (.getCtime s)
+     :mtime (.getMtime s) :version (.getVersion s) :cversion (.getCversion s)
+     :aversion (.getAversion s) :ephemeral-owner (.getEphemeralOwner s)
+     :data-length (.getDataLength s) :num-children (.getNumChildren s)}))
+
+(defn code->keyword [^KeeperException$Code c]
+  (-> (str c) str/lower-case (str/replace "_" "-") (str/replace "nonode" "no-node")
+      (str/replace "nodeexists" "node-exists") (str/replace "badversion" "bad-version")
+      (str/replace "notempty" "not-empty") (str/replace "connectionloss" "connection-loss")
+      (str/replace "operationtimeout" "operation-timeout") (str/replace "sessionexpired" "session-expired")
+      (str/replace "sessionmoved" "session-moved") (str/replace "badarguments" "bad-arguments")
+      (str/replace "noauth" "no-auth") (str/replace "runtimeinconsistency" "runtime-inconsistency")
+      (str/replace "nochildrenforephemerals" "no-children-for-ephemerals")
+      keyword))
+
+(def definite-errors
+  "Errors after which the op certainly did not take effect."
+  #{:no-node :node-exists :bad-version :not-empty :no-children-for-ephemerals :bad-arguments
+    :no-auth :session-expired})
+
+(defn error-type
+  "Jepsen's classification: :fail if the op certainly did not happen (a definite error, or any
+  error of an op that changes nothing), else :info."
+  [error idempotent?]
+  (if (or idempotent? (definite-errors error)) :fail :info))
+
+(defmacro with-errors
+  "Evaluates body (which returns a completion) and turns ZooKeeper exceptions into completions."
+  [op idempotent? & body]
+  `(try ~@body
+        (catch KeeperException e#
+          (let [err# (code->keyword (.code e#))]
+            (assoc ~op :type (error-type err# ~idempotent?) :error err#)))
+        (catch InterruptedException e#
+          (assoc ~op :type :info :error :interrupted))
+        (catch IllegalArgumentException e#
+          (assoc ~op :type :fail :error :bad-arguments :message (.getMessage e#)))))
+
+(def acl ZooDefs$Ids/OPEN_ACL_UNSAFE)
+
+(defn create-mode [mode]
+  (case mode
+    :persistent CreateMode/PERSISTENT
+    :ephemeral CreateMode/EPHEMERAL
+    :persistent-sequential CreateMode/PERSISTENT_SEQUENTIAL
+    :ephemeral-sequential CreateMode/EPHEMERAL_SEQUENTIAL))
+
+(defn ensure-path!
+  "Creates path and its parents (persistent, empty) if missing; bounded retries on connection loss."
+  [^ZooKeeper zk ^String path]
+  (let [parts (rest (str/split path #"/"))]
+    (doseq [i (range 1 (inc (count parts)))
+            :let [p (str "/" (str/join "/" (take i parts)))]]
+      (loop [tries 20]
+        (let [r (try (.create zk p (byte-array 0) acl CreateMode/PERSISTENT) :ok
+                     (catch KeeperException e
+                       (if (= (.code e) KeeperException$Code/NODEEXISTS) :ok
+                           (if (pos? tries) :retry (throw e)))))]
+          (when (= r :retry) (Thread/sleep 200) (recur (dec tries))))))))
+
+(defn bytes->str [^bytes b] (when b (String. b "UTF-8")))
+(defn str->bytes ^bytes [^String s] (.getBytes s "UTF-8"))

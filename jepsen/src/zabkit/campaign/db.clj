@@ -1,0 +1,175 @@
+(ns zabkit.campaign.db
+  "The system under test: an ensemble of zabkit or Apache ZooKeeper 3.9 servers, one per node,
+  both started from the same zoo.cfg. Keeps the pid of every server it started; kill, pause and
+  resume act on those pids only."
+  (:require [clojure.string :as str]
+            [clojure.java.io :as io]
+            [zabkit.campaign.nodes :as nodes]
+            [zabkit.campaign.util :as u])
+  (:import (java.net Socket InetSocketAddress)))
+
+(def client-port 2181)
+
+(defn repo-root
+  "The zabkit repository root: the parent of the jepsen/ directory lein runs in."
+  []
+  (.getCanonicalFile (io/file (System/getProperty "user.dir") "..")))
+
+(defn zabkit-server-bin [] (io/file (repo-root) "bin" "zabkit-server"))
+
+(defn check-system!
+  "Fails early, with what to do, when the system cannot be started here."
+  [system]
+  (case system
+    :zookeeper nil
+    :zabkit (let [f (zabkit-server-bin)]
+              (when-not (.canExecute f)
+                (throw (ex-info (str "--system zabkit: " f " does not exist or is not executable. "
+                                     "The reference ensemble is started as `bin/zabkit-server zoo.cfg`; "
+                                     "build it first (make build), or run --system zookeeper.")
+                                {:type :usage}))))
+    (throw (ex-info (str "unknown --system " system) {:type :usage}))))
+
+(defn zookeeper-classpath
+  "Apache ZooKeeper's server classpath: the ZooKeeper, jute, netty, metrics, snappy and logging
+  jars that this runner already resolved from Maven Central."
+  []
+  (->> (str/split (System/getProperty "java.class.path") #":")
+       (filter #(re-find #"zookeeper|netty|slf4j|logback|metrics-core|snappy|commons-io|audience-annotations" %))
+       (str/join ":")))
+
+(defn zoo-cfg
+  "The one zoo.cfg both systems read."
+  [test node data-dir]
+  (str/join "\n"
+            (concat
+             [(str "tickTime=" (:tick-time test))
+              (str "initLimit=" (:init-limit test))
+              (str "syncLimit=" (:sync-limit test))
+              (str "dataDir=" data-dir)
+              (str "clientPort=" client-port)
+              "maxClientCnxns=0"
+              "4lw.commands.whitelist=srvr,ruok,mntr"
+              "admin.enableServer=false"
+              "autopurge.purgeInterval=0"]
+             (for [[i n] (map-indexed vector (nodes/node-names (:nodes-impl test)))]
+               (str "server." (inc i) "=" (nodes/node-host (:nodes-impl test) n) ":2888:3888"))
+             [""])))
+
+(defn myid [test node] (inc (.indexOf ^java.util.List (nodes/node-names (:nodes-impl test)) node)))
+
+(defn node-dir ^java.io.File [test node] (io/file (:store test) node))
+
+(defn- logback-xml [log-file]
+  (str "<configuration><appender name=\"F\" class=\"ch.qos.logback.core.FileAppender\">"
+       "<file>" log-file "</file><encoder><pattern>%d{HH:mm:ss.SSS} [%thread] %-5level %logger{30} - %msg%n"
+       "</pattern></encoder></appender><root level=\"INFO\"><appender-ref ref=\"F\"/></root></configuration>\n"))
+
+(defn prepare-node!
+  "Writes zoo.cfg, myid and the log configuration for node under the store folder."
+  [test node]
+  (let [dir (node-dir test node)
+        data (io/file dir "data")]
+    (.mkdirs data)
+    (spit (io/file data "myid") (str (myid test node) "\n"))
+    (spit (io/file dir "zoo.cfg") (zoo-cfg test node (.getPath data)))
+    (spit (io/file dir "logback.xml") (logback-xml (.getPath (io/file dir "server.log"))))))
+
+(defn server-argv [test node]
+  (let [dir (node-dir test node)
+        cfg (.getPath (io/file dir "zoo.cfg"))]
+    (case (:system test)
+      :zookeeper ["java" "-Xmx256m" "-XX:+UseSerialGC"
+                  (str "-Dlogback.configurationFile=" (io/file dir "logback.xml"))
+                  "-Dzookeeper.admin.enableServer=false"
+                  "-cp" (or (:server-classpath test) (zookeeper-classpath))
+                  "org.apache.zookeeper.server.quorum.QuorumPeerMain" cfg]
+      :zabkit [(.getPath (zabkit-server-bin)) cfg])))
+
+(defn start-node!
+  "Starts node's server unless it is running; returns its pid."
+  [test node]
+  (let [pids (:pids test)]
+    (or (@pids node)
+        (let [env (get @(:node-env test) node)
+              ;; `env` execs the server, so the recorded pid stays the server's own
+              argv (if (seq env)
+                     (into (into ["env"] (for [[k v] env] (str k "=" v))) (server-argv test node))
+                     (server-argv test node))
+              pid (nodes/spawn! (:nodes-impl test) node argv
+                                (.getPath (io/file (node-dir test node) "console.log")))]
+          (swap! pids assoc node pid)
+          pid))))
+
+(defn kill-node!
+  "kill -9 of node's server (the pid we started); returns the pid or nil if it was not running."
+  [test node]
+  (when-let [pid (@(:pids test) node)]
+    (nodes/signal! (:nodes-impl test) node pid "CONT") ; a paused server must die too
+    (nodes/signal! (:nodes-impl test) node pid "KILL")
+    (swap! (:pids test) dissoc node)
+    pid))
+
+(defn signal-node! [test node sig]
+  (when-let [pid (@(:pids test) node)]
+    (nodes/signal! (:nodes-impl test) node pid sig)
+    pid))
+
+(defn four-letter
+  "Sends a four-letter command to node's client port; returns the reply or nil (bounded: 1 s)."
+  [test node cmd]
+  (try
+    (with-open [s (Socket.)]
+      (.connect s (InetSocketAddress. ^String (nodes/node-host (:nodes-impl test) node) (int client-port)) 500)
+      (.setSoTimeout s 1000)
+      (.write (.getOutputStream s) (.getBytes ^String cmd))
+      (.flush (.getOutputStream s))
+      (slurp (.getInputStream s)))
+    (catch Exception _ nil)))
+
+(defn mode
+  "node's role as it reports it (:leader :follower :standalone), or nil if it does not answer."
+  [test node]
+  (when-let [r (four-letter test node "srvr")]
+    (some-> (re-find #"Mode: (\w+)" r) second keyword)))
+
+(defn modes [test]
+  (into (sorted-map) (pmap (fn [n] [n (mode test n)]) (nodes/node-names (:nodes-impl test)))))
+
+(defn leader [test] (some (fn [[n m]] (when (= m :leader) n)) (modes test)))
+
+(defn await-ensemble!
+  "Waits (bounded) until one leader and every other running node following. Returns modes or nil."
+  [test timeout-ms]
+  (u/await-cond timeout-ms 250
+                (fn []
+                  (let [ms (modes test)
+                        vs (vals ms)]
+                    (when (and (= 1 (count (filter #{:leader} vs)))
+                               (every? #{:leader :follower} vs))
+                      ms)))))
+
+(defn setup! [test]
+  (check-system! (:system test))
+  (doseq [node (nodes/node-names (:nodes-impl test))]
+    (prepare-node! test node)
+    (start-node! test node))
+  (or (await-ensemble! test 60000)
+      (throw (ex-info (str "the ensemble did not elect a leader within 60 s; modes: " (modes test)
+                           "; see " (:store test) "/n*/server.log and console.log")
+                      {:type :setup}))))
+
+(defn teardown! [test]
+  (doseq [node (keys @(:pids test))] (kill-node! test node)))
+
+(defn scan-logs
+  "Server-side assertion failures: any AssertionError in a server's log fails the run."
+  [test]
+  (let [hits (for [node (nodes/node-names (:nodes-impl test))
+                   f ["server.log" "console.log"]
+                   :let [file (io/file (node-dir test node) f)]
+                   :when (.exists file)
+                   line (with-open [r (io/reader file)] (doall (line-seq r)))
+                   :when (re-find #"AssertionError|java\.lang\.Error|OutOfMemoryError" line)]
+               {:node node :file f :line (subs line 0 (min 300 (count line)))})]
+    {:valid? (empty? hits) :count (count hits) :lines (vec (take 10 hits))}))

@@ -1,0 +1,211 @@
+(ns zabkit.campaign.nemesis
+  "Faults against the running ensemble. Each fault has a start and a stop; both are logged in the
+  history as nemesis ops (:process :nemesis, :type :info) named with the shared fault names, and
+  carry {:fault :kill-leader ... :fault-id n} so that a start and its stop pair up.
+
+  Families and their targets:
+    kill       kill -9 then restart    :leader :follower :minority :all
+    pause      SIGSTOP then SIGCONT    :leader :follower :minority :all
+    partition  iptables DROP between nodes (node<->node only, as Jepsen)
+               :leader (isolate it) :halves (random majority/minority) :ring (majorities ring:
+               every node sees a majority, no two the same) :bridge (two halves joined by one node)
+    loss       iptables statistic: drop a random 20% of the packets every node receives
+    clock      libfaketime: restart a minority with its clock skewed"
+  (:require [clojure.string :as str]
+            [zabkit.campaign.db :as db]
+            [zabkit.campaign.nodes :as nodes]
+            [zabkit.campaign.util :as u]))
+
+(def families [:kill :pause :partition :loss :clock])
+
+(def targets
+  {:kill [:leader :follower :minority :all]
+   :pause [:leader :follower :minority :all]
+   :partition [:leader :halves :ring :bridge]
+   :loss [:all]
+   :clock [:minority]})
+
+(def fault-names
+  "History :f of a family's start and stop: the shared fault vocabulary (STYLE.md)."
+  {:kill [:NodeCrash :NodeStart]
+   :pause [:NodePause :NodeResume]
+   :partition [:PartitionStart :PartitionRecover]
+   :loss [:PacketLossStart :PacketLossStop]
+   :clock [:ClockSkewStart :ClockSkewStop]})
+
+(defn all-nemesis-names
+  "Every accepted --nemesis name: a family (random target each time) or family-target."
+  []
+  (sort (concat ["none"] (map name families)
+                (for [[f ts] targets, t ts :when (> (count ts) 1)] (str (name f) "-" (name t))))))
+
+(defn parse-nemesis
+  "\"kill,partition-leader\" -> [{:family :kill :targets [...]} {:family :partition :targets [:leader]}]."
+  [s]
+  (let [names (remove str/blank? (str/split (str s) #","))
+        names (if (some #{"all"} names) (map name families) names)]
+    (vec (for [n names :when (not= n "none")]
+           (let [[fam tgt] (str/split n #"-" 2)
+                 fam (keyword fam)]
+             (when-not (and (targets fam) (or (nil? tgt) (some #{(keyword tgt)} (targets fam))))
+               (throw (ex-info (str "unknown nemesis '" n "'; known: " (str/join ", " (all-nemesis-names)))
+                               {:type :usage})))
+             {:family fam :targets (if tgt [(keyword tgt)] (targets fam))})))))
+
+(defn- node-list [test] (nodes/node-names (:nodes-impl test)))
+
+(defn- pick-nodes
+  "Chooses the nodes a kill or pause aims at."
+  [test target]
+  (let [ns (node-list test)
+        leader (db/leader test)]
+    (case target
+      :leader [(or leader (rand-nth ns))]
+      :follower [(rand-nth (or (seq (remove #{leader} ns)) ns))]
+      :minority (vec (take (quot (dec (count ns)) 2) (shuffle ns)))
+      :all (vec ns))))
+
+;; ---- partitions: a grudge maps a node to the nodes it drops packets from
+
+(defn- complete-split
+  "Each side drops everything from the other side."
+  [a b]
+  (merge (into {} (for [x a] [x (set b)])) (into {} (for [x b] [x (set a)]))))
+
+(defn grudge
+  [test target]
+  (let [ns (shuffle (node-list test))
+        n (count ns)]
+    (case target
+      :leader (let [l (or (db/leader test) (first ns))]
+                (complete-split [l] (remove #{l} ns)))
+      :halves (let [[a b] (split-at (quot n 2) ns)] (complete-split a b))
+      :bridge (let [k (quot n 2)
+                    a (take k ns) b (drop (inc k) ns)]
+                (complete-split a b))
+      ;; node i hears only from a majority window around itself in a shuffled ring
+      :ring (let [m (inc (quot n 2))
+                  back (quot (dec m) 2)]
+              (into {} (for [i (range n)]
+                         (let [window (set (for [d (range m)] (nth ns (mod (+ i (- back) d) n))))]
+                           [(nth ns i) (set (remove window ns))])))))))
+
+(defn- iptables! [test node & args]
+  (let [r (nodes/exec! (:nodes-impl test) node (into ["iptables" "-w"] args))]
+    (when-not (zero? (:exit r))
+      (throw (ex-info (str "iptables on " node " failed: " (str/trim (:err r))) {})))))
+
+(defn- apply-grudge! [test g]
+  (doseq [[node drops] g, other drops]
+    (iptables! test node "-A" "ZBK-PART" "-s" (nodes/node-host (:nodes-impl test) other) "-j" "DROP")))
+
+(defn heal-partitions! [test]
+  (doseq [node (node-list test)] (iptables! test node "-F" "ZBK-PART")))
+
+(defn heal-loss! [test]
+  (doseq [node (node-list test)] (iptables! test node "-F" "ZBK-LOSS")))
+
+;; ---- clock skew: libfaketime is preloaded into a restarted server
+
+(def libfaketime "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1")
+
+(defn- restart-with-env! [test node env]
+  (db/kill-node! test node)
+  (swap! (:node-env test) (fn [m] (if env (assoc m node env) (dissoc m node))))
+  (db/start-node! test node))
+
+;; ---- start and stop of each family
+
+(defmulti start-fault! (fn [_ family _] family))
+(defmulti stop-fault! (fn [_ family _] family))
+
+(defmethod start-fault! :kill [test _ target]
+  (let [victims (pick-nodes test target)]
+    (doseq [n victims] (db/kill-node! test n))
+    {:nodes victims}))
+(defmethod stop-fault! :kill [test _ state]
+  (doseq [n (:nodes state)] (db/start-node! test n))
+  state)
+
+(defmethod start-fault! :pause [test _ target]
+  (let [victims (pick-nodes test target)]
+    (doseq [n victims] (db/signal-node! test n "STOP"))
+    {:nodes victims}))
+(defmethod stop-fault! :pause [test _ state]
+  (doseq [n (:nodes state)] (db/signal-node! test n "CONT"))
+  state)
+
+(defmethod start-fault! :partition [test _ target]
+  (let [g (grudge test target)]
+    (apply-grudge! test g)
+    {:grudge (into (sorted-map) (for [[k v] g] [k (vec (sort v))]))}))
+(defmethod stop-fault! :partition [test _ state]
+  (heal-partitions! test)
+  state)
+
+(defmethod start-fault! :loss [test _ _]
+  (doseq [node (node-list test)]
+    (iptables! test node "-A" "ZBK-LOSS" "-m" "statistic" "--mode" "random"
+               "--probability" (str (:loss-probability test)) "-j" "DROP"))
+  {:nodes (node-list test) :probability (:loss-probability test)})
+(defmethod stop-fault! :loss [test _ state]
+  (heal-loss! test)
+  state)
+
+(defmethod start-fault! :clock [test _ target]
+  (let [victims (pick-nodes test target)
+        skew-s (* (rand-nth [-1 1]) (+ 30 (rand-int 300)))]
+    (doseq [n victims]
+      (restart-with-env! test n {"LD_PRELOAD" libfaketime
+                                 "FAKETIME" (format "%+ds" skew-s)
+                                 "FAKETIME_DONT_RESET" "1"}))
+    {:nodes victims :skew-s skew-s}))
+(defmethod stop-fault! :clock [test _ state]
+  (doseq [n (:nodes state)] (restart-with-env! test n nil))
+  state)
+
+;; ---- the nemesis loop
+
+(defn- record! [test f value]
+  ((:record! test) {:type :info :process :nemesis :f f :value value}))
+
+(defn run-fault!
+  "Starts one fault, holds it for hold-ms (bounded by the deadline), stops it. Exceptions are
+  logged into the history as nemesis :info ops rather than killing the campaign."
+  [test fault-id {:keys [family targets]} hold-ms deadline-ms]
+  (let [target (rand-nth targets)
+        fault (keyword (str (name family) "-" (name target)))
+        [start-f stop-f] (fault-names family)
+        base {:fault fault :fault-id fault-id}
+        state (try (start-fault! test family target)
+                   (catch Exception e {:error (.getMessage e)}))]
+    (record! test start-f (merge base state))
+    (reset! (:active-fault test) fault)
+    (Thread/sleep (long (max 0 (min hold-ms (- deadline-ms (System/currentTimeMillis))))))
+    (let [stopped (try (stop-fault! test family state)
+                       (catch Exception e (assoc state :error (.getMessage e))))]
+      (reset! (:active-fault test) nil)
+      (record! test stop-f (merge base stopped)))))
+
+(defn nemesis-loop
+  "Quiet for an interval, fault for an interval, and so on until the deadline, cycling through
+  the requested faults. Every fault it starts is stopped before it returns."
+  [test deadline-ms]
+  (let [faults (:nemesis-faults test)
+        interval-ms (* 1000 (:nemesis-interval test))]
+    (when (seq faults)
+      (loop [i 0]
+        (Thread/sleep (long (max 0 (min interval-ms (- deadline-ms (System/currentTimeMillis))))))
+        (when (and (< i 10000) (< (+ (System/currentTimeMillis) 1000) deadline-ms))
+          (run-fault! test i (nth faults (mod i (count faults))) interval-ms deadline-ms)
+          (recur (inc i)))))))
+
+(defn heal-all!
+  "After the main phase: no partition, no loss, no paused or stopped server, no skew."
+  [test]
+  (try (heal-partitions! test) (catch Exception _))
+  (try (heal-loss! test) (catch Exception _))
+  (doseq [n (node-list test)]
+    (db/signal-node! test n "CONT")
+    (when (get @(:node-env test) n) (restart-with-env! test n nil))
+    (db/start-node! test n)))
