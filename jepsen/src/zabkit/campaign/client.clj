@@ -104,18 +104,51 @@
     :persistent-sequential CreateMode/PERSISTENT_SEQUENTIAL
     :ephemeral-sequential CreateMode/EPHEMERAL_SEQUENTIAL))
 
+(def setup-process-base
+  "Process numbers of the setup client: far above any worker's (worker i uses i + k * concurrency,
+  k bounded by its op count) and positive, because check/ reads process -1 as the nemesis."
+  1000000)
+
+(defn- record-create!
+  "One create of an empty persistent znode by the setup client, recorded as an ordinary
+  invocation and completion (create2, so the completion has its zxid and Stat), so that the
+  history checkers replay it. Returns :ok, :exists or :retry; throws on any other error."
+  [test conn ^String path]
+  (let [record! (:record! test)
+        proc (:setup-process test)
+        inv (record! {:type :invoke :process @proc :f :create :path path :session (:session conn)
+                      :value {:data "" :mode :persistent} :setup? true})
+        done (fn [m] (record! (merge (dissoc inv :index :time) m)))]
+    (try
+      (let [st (Stat.)]
+        (.create ^ZooKeeper (:zk conn) path (byte-array 0) acl CreateMode/PERSISTENT st)
+        (done {:type :ok :value (assoc (:value inv) :created-path path)
+               :zxid (.getCzxid st) :stat (stat->map st)})
+        :ok)
+      (catch KeeperException e
+        (let [err (code->keyword (.code e))
+              t (error-type err false)]
+          (done {:type t :error err})
+          ;; Jepsen's rule: a process whose op may still happen is retired
+          (when (= :info t) (swap! proc inc))
+          (cond (= err :node-exists) :exists
+                (= :info t) :retry
+                :else (throw e)))))))
+
 (defn ensure-path!
-  "Creates path and its parents (persistent, empty) if missing; bounded retries on connection loss."
-  [^ZooKeeper zk ^String path]
+  "Creates path and its parents (persistent, empty) if missing, every attempt recorded in the
+  history by the setup process (see record-create!); bounded retries on connection loss."
+  [test conn ^String path]
   (let [parts (rest (str/split path #"/"))]
     (doseq [i (range 1 (inc (count parts)))
             :let [p (str "/" (str/join "/" (take i parts)))]]
       (loop [tries 20]
-        (let [r (try (.create zk p (byte-array 0) acl CreateMode/PERSISTENT) :ok
-                     (catch KeeperException e
-                       (if (= (.code e) KeeperException$Code/NODEEXISTS) :ok
-                           (if (pos? tries) :retry (throw e)))))]
-          (when (= r :retry) (Thread/sleep 200) (recur (dec tries))))))))
+        (let [r (record-create! test conn p)]
+          (when (= r :retry)
+            (when-not (pos? tries)
+              (throw (ex-info (str "setup: could not create " p " after 20 retries") {:error :connection-loss})))
+            (Thread/sleep 200)
+            (recur (dec tries))))))))
 
 (defn bytes->str [^bytes b] (when b (String. b "UTF-8")))
 (defn str->bytes ^bytes [^String s] (.getBytes s "UTF-8"))

@@ -132,6 +132,7 @@
             :pids (atom {})
             :node-env (atom {})
             :active-fault (atom nil)
+            :setup-process (atom c/setup-process-base)
             :value-counter (atom 0)})))
 
 (defn- start-thread [name f]
@@ -156,7 +157,8 @@
       (let [ms (db/setup! test)]
         (report/say "setup: ensemble up %s" (pr-str ms)))
       (phase! :setup-done)
-      (when-let [cl (open-client! test {:worker 0 :process (atom 0) :state (atom {:worker 0})})]
+      ;; the workload's znodes are created by a process of its own, every create in the history
+      (when-let [cl (open-client! test {:worker 0 :process (:setup-process test) :state (atom {:worker 0})})]
         (try (c/setup! cl test) (finally (close-quietly! test cl))))
       (let [deadline (+ (System/currentTimeMillis) (* 1000 (:time-limit test)))
             progress (report/progress-thread test rec deadline)

@@ -69,7 +69,13 @@
        (str "logs:      " (pr-str (:valid? (:server-logs results)))
             (when (pos? (:count (:server-logs results))) (str "  " (:count (:server-logs results)) " assertion lines")))
        (str "zk-check:  " (pr-str (:valid? (:zk-check results)))
-            (when-let [r (:reason (:zk-check results))] (str "  (" r ")")))
+            (let [z (:zk-check results)]
+              (str (when-let [r (:reason z)] (str "  (" r ")"))
+                   (when (:available? z)
+                     (str "  exit " (:exit z) ", " (:ops z) " ops"
+                          (when (seq (:failures z)) (str ", violated " (pr-str (:failures z))))
+                          (when (seq (:excluded z)) (str ", not given to it " (pr-str (:excluded z))))
+                          "  (" (:results z) ")")))))
        "availability, seconds from fault start until each client's next ok (reads / writes):"]
       (for [[f g] (:by-fault av)]
         (str (format "  %-18s x%-2d read  %s" (name f) (:faults g) (fmt-dist (:read-after-start g)))

@@ -2,6 +2,9 @@
   "Every workload checker, fed small hand-written histories: a legal one passes, and each kind of
   violation it claims to catch is caught."
   (:require [clojure.test :refer [deftest is testing]]
+            [clojure.java.io :as io]
+            [zabkit.campaign.checker :as checker]
+            [zabkit.campaign.db :as db]
             [zabkit.campaign.history :as h]
             [zabkit.campaign.workload.register :as register]
             [zabkit.campaign.workload.sequential :as sequential]
@@ -119,3 +122,54 @@
                                                  [0 :await-expiry 20 30 {:type :ok :value []}]])))))
   (testing "an ephemeral that outlived its session"
     (is (false? (:valid? (check session/checker [[0 :await-expiry 20 30 {:type :ok :value ["e-1-0000000001"]}]]))))))
+
+;; ---------------------------------------------------------------------------------------------
+;; what the campaign hands to check/bin/zk-check
+
+(deftest zk-check-history-keeps-only-documented-ops
+  (let [hist [{:index 0 :type :invoke :process 1000000 :f :create :path "/register" :value {:data "" :mode :persistent}}
+              {:index 1 :type :invoke :process 0 :f :acquire :value nil}
+              {:index 2 :type :info :process :nemesis :f :NodeCrash :value {:fault :kill-leader}}
+              {:index 3 :type :invoke :process 1 :f :multi :value []}
+              {:index 4 :type :invoke :process 2 :f :read-config :value nil}
+              {:index 5 :type :ok :process 2 :f :watch-event :value {:event :node-deleted :path "/cfg/ready"}}
+              {:index 6 :type :invoke :process 3 :f :await-expiry :value nil}
+              {:index 7 :type :invoke :process 3 :f :read :path "/register/k0" :value nil}]]
+    (testing "documented client ops and nemesis ops stay, with their :index; campaign composites and :multi go"
+      (let [{:keys [ops excluded]} (checker/zk-check-history {} hist)]
+        (is (= [0 2 5 7] (mapv :index ops)))
+        (is (= {:acquire 1 :multi 1 :read-config 1 :await-expiry 1} excluded))))
+    (testing "a workload's own exclusions (the watch workload's events)"
+      (let [{:keys [ops excluded]} (checker/zk-check-history (watch/workload {}) hist)]
+        (is (= [0 2 7] (mapv :index ops)))
+        (is (= 1 (:watch-event excluded)))))))
+
+(defn- zk-check-on [ops]
+  (let [dir (.toFile (java.nio.file.Files/createTempDirectory "zk-check-test" (make-array java.nio.file.attribute.FileAttribute 0)))]
+    (try
+      (let [r (checker/zk-check {:store (.getPath dir) :workload {}} ops)]
+        (assoc r :results-written? (.exists (io/file dir "zk-check.results.edn"))
+               :campaign-results-untouched? (not (.exists (io/file dir "results.edn")))))
+      (finally (doseq [f (reverse (file-seq dir))] (io/delete-file f true))))))
+
+(deftest zk-check-replays-the-setup-creates
+  (if-not (.canExecute (io/file (db/repo-root) "check" "bin" "zk-check"))
+    (is false "check/bin/zk-check is missing")
+    (let [sess 4294967296
+          z0 0x100000001 z1 0x100000002 z2 0x100000003
+          setup [{:index 0 :type :invoke :process 1000000 :f :create :path "/register" :session sess :value {:data "" :mode :persistent} :time 1}
+                 {:index 1 :type :ok :process 1000000 :f :create :path "/register" :session sess :value {:data "" :mode :persistent :created-path "/register"} :time 2 :zxid z0 :stat {:czxid z0 :mzxid z0 :version 0}}
+                 {:index 2 :type :invoke :process 1000000 :f :create :path "/register/k0" :session sess :value {:data "" :mode :persistent} :time 3}
+                 {:index 3 :type :ok :process 1000000 :f :create :path "/register/k0" :session sess :value {:data "" :mode :persistent :created-path "/register/k0"} :time 4 :zxid z1 :stat {:czxid z1 :mzxid z1 :version 0}}]
+          work [{:index 4 :type :info :process :nemesis :f :NodeCrash :value {:fault :kill-leader :fault-id 1} :time 5}
+                {:index 5 :type :invoke :process 0 :f :write :path "/register/k0" :session (inc sess) :version -1 :value "7" :time 6}
+                {:index 6 :type :ok :process 0 :f :write :path "/register/k0" :session (inc sess) :version -1 :value "7" :time 7 :zxid z2 :stat {:czxid z1 :mzxid z2 :version 1}}
+                {:index 7 :type :invoke :process 1 :f :acquire :value nil :time 8}]]
+      (testing "with the setup creates recorded, a legal register history passes"
+        (let [r (zk-check-on (into setup work))]
+          (is (true? (:valid? r)) (pr-str r))
+          (is (:results-written? r))
+          (is (:campaign-results-untouched? r))
+          (is (= {:acquire 1} (:excluded r)))))
+      (testing "without them the same write is unexplained (the bug this guards against)"
+        (is (false? (:valid? (zk-check-on work))))))))

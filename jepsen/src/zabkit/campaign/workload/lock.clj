@@ -21,7 +21,7 @@
                           (fn [s] (when (and @held (#{:disconnected :expired} s) (nil? @lost))
                                     (reset! lost ((:now-ns test))))))]
       (assoc this :conn conn :held held :lost-at-ns lost)))
-  (setup! [_ _] (c/ensure-path! (:zk conn) root))
+  (setup! [_ test] (c/ensure-path! test conn root))
   (invoke! [_ test op]
     (let [^ZooKeeper zk (:zk conn)
           op (assoc op :session (:session conn))]

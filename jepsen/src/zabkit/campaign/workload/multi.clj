@@ -31,8 +31,8 @@
   c/Client
   (open! [this test w] (assoc this :conn (c/session test (:worker w) nil)))
   (setup! [_ test]
-    (c/ensure-path! (:zk conn) root)
-    (doseq [p (key-paths test)] (c/ensure-path! (:zk conn) p)))
+    (c/ensure-path! test conn root)
+    (doseq [p (key-paths test)] (c/ensure-path! test conn p)))
   (invoke! [_ _ op]
     (let [^ZooKeeper zk (:zk conn)
           op (assoc op :session (:session conn))

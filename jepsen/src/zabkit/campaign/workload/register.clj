@@ -18,8 +18,8 @@
   (open! [this test w] (assoc this :conn (c/session test (:worker w) nil)))
   (setup! [_ test]
     (let [^ZooKeeper zk (:zk conn)]
-      (c/ensure-path! zk root)
-      (dotimes [k (:keys test)] (c/ensure-path! zk (key-path k)))))
+      (c/ensure-path! test conn root)
+      (dotimes [k (:keys test)] (c/ensure-path! test conn (key-path k)))))
   (invoke! [_ test op]
     (let [^ZooKeeper zk (:zk conn)
           ^String path (:path op)

@@ -18,7 +18,7 @@
 (defrecord SequentialClient [conn]
   c/Client
   (open! [this test w] (assoc this :conn (c/session test (:worker w) nil)))
-  (setup! [_ _] (c/ensure-path! (:zk conn) root))
+  (setup! [_ test] (c/ensure-path! test conn root))
   (invoke! [_ test op]
     (let [^ZooKeeper zk (:zk conn)
           op (assoc op :session (:session conn))]

@@ -25,17 +25,19 @@
 (defrecord SessionClient [conn mine]
   c/Client
   (open! [this test w] (assoc this :conn (c/session test (:worker w) nil) :mine (atom nil)))
-  (setup! [_ _] (c/ensure-path! (:zk conn) root))
+  (setup! [_ test] (c/ensure-path! test conn root))
   (invoke! [_ test op]
     (let [^ZooKeeper zk (:zk conn)
           op (assoc op :session (:session conn))]
       (try
         (case (:f op)
           :create (let [st (Stat.)
-                        p (.create zk (format "%s/e-%x-" root (:session conn)) (byte-array 0) c/acl
+                        prefix (format "%s/e-%x-" root (:session conn))
+                        p (.create zk prefix (byte-array 0) c/acl
                                    (c/create-mode :ephemeral-sequential) st)]
                     (reset! mine p)
-                    (assoc op :type :ok :value (assoc (:value op) :created-path p) :zxid (.getCzxid st)
+                    ;; :path of a sequential create is the prefix it named (check/README.md)
+                    (assoc op :type :ok :path prefix :value (assoc (:value op) :data "" :created-path p) :zxid (.getCzxid st)
                            :stat (c/stat->map st)))
           :exists (let [p (or (:path op) @mine)
                         st (.exists zk ^String p false)]

@@ -83,9 +83,9 @@
   c/Client
   (open! [this test w] (assoc this :w w :conn (c/session test (:worker w) nil)))
   (setup! [_ test]
-    (c/ensure-path! (:zk conn) root)
-    (doseq [p (cfg-paths test)] (c/ensure-path! (:zk conn) p))
-    (c/ensure-path! (:zk conn) ready))
+    (c/ensure-path! test conn root)
+    (doseq [p (cfg-paths test)] (c/ensure-path! test conn p))
+    (c/ensure-path! test conn ready))
   (invoke! [_ test op]
     (let [^ZooKeeper zk (:zk conn)
           op (assoc op :session (:session conn))]
@@ -126,6 +126,9 @@
    :generator generator
    :checker checker
    :watch? true
+   ;; the watches are set inside :read-config, which zk-check's format does not define, so their
+   ;; events alone would look like events of watches never set
+   :zk-check-exclude #{:watch-event}
    :reads #{:read-config}
    :writes #{:write-config}
    :reads-doc "read-config" :writes-doc "write-config"})
