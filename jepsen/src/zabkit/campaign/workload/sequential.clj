@@ -48,7 +48,8 @@
 
 (defn generator [test _wstate]
   (if (< (rand) 0.85)
-    {:f :create :path root
+    ;; :path of a sequential create is the prefix it names (check/README.md)
+    {:f :create :path (str root "/" prefix)
      :value {:data (str "v" (swap! (:value-counter test) inc)) :mode :persistent-sequential}}
     {:f :get-children :path root :value nil}))
 
