@@ -73,6 +73,7 @@ final class ObservationChecks {
       }
       case SYNC -> sync(c);
       case GET_DATA, EXISTS, GET_CHILDREN -> read(c);
+      case MULTI_READ -> readMulti(c);
       default -> {
         if (c.zxid != null && c.outcome != Op.Type.INFO) {
           replyArrived(c);
@@ -116,6 +117,21 @@ final class ObservationChecks {
           + " was invoked, yet claims zxid " + Findings.hex(r.zxid) + " which includes that write", r, future);
     }
     see(s, r.zxid, r);
+  }
+
+  /** Every sub-read of a read-only multi sees the tree at the multi's one zxid: none makes another look stale. */
+  private void readMulti(Call m) {
+    Session s = m.zxid == null || m.outcome != Op.Type.OK ? null : session(m);
+    long seen = s == null ? -1 : s.seen;
+    Call seenBy = s == null ? null : s.seenBy;
+    for (Call sub : m.subs) {
+      read(sub);
+      if (s != null) {
+        s.seen = seen;
+        s.seenBy = seenBy;
+      }
+    }
+    if (s != null) see(s, m.zxid, m);
   }
 
   private static Boolean observedExists(Call r) {
