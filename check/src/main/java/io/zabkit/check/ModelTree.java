@@ -129,9 +129,18 @@ final class ModelTree {
   ModelTree(Findings findings, InfoWrites info) {
     this.findings = findings;
     this.info = info;
-    PathLog root = new PathLog();
-    root.add(new Snap(0, true, null, 0, 0, 0, 0, 0, 0, 0, 0, null, false));
-    logs.put("/", root);
+    // ZooKeeper's system nodes exist from the start (DataTree's constructor adds them without a transaction):
+    // "/" lists "zookeeper", which holds "quota" and "config"; cversions stay 0.
+    initial("/", 1, nameHash("zookeeper"));
+    initial("/zookeeper", 2, nameHash("quota") + nameHash("config"));
+    initial("/zookeeper/quota", 0, 0);
+    initial("/zookeeper/config", 0, 0);
+  }
+
+  private void initial(String path, long numChildren, long childHash) {
+    PathLog l = new PathLog();
+    l.add(new Snap(0, true, null, 0, 0, 0, 0, 0, 0, numChildren, childHash, null, false));
+    logs.put(path, l);
   }
 
   PathLog log(String path) {

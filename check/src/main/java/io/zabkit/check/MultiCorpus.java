@@ -37,7 +37,7 @@ public final class MultiCorpus {
       {:type :invoke :process 4 :session 3 :f :close-session :time 20}
       {:type :ok :process 4 :session 3 :f :close-session :time 21 :zxid 9}
       {:type :invoke :process 1 :session 2 :f :get-children :path "/" :time 22}
-      {:type :ok :process 1 :session 2 :f :get-children :path "/" :value ["k0" "k1" "q"] :time 23 :zxid 9}
+      {:type :ok :process 1 :session 2 :f :get-children :path "/" :value ["k0" "k1" "q" "zookeeper"] :time 23 :zxid 9}
       {:type :invoke :process 1 :session 2 :f :sync :path "/k0" :time 24}
       {:type :ok :process 1 :session 2 :f :sync :path "/k0" :time 25 :zxid 9}
       {:type :invoke :process 1 :session 2 :f :get-data :path "/k0" :watch true :time 26}
@@ -70,12 +70,12 @@ public final class MultiCorpus {
             "[{:f :set-data :path \"/k0\" :error :no-node} {:f :delete :path \"/q\" :error :runtime-inconsistency}]"),
         new Mutation("multi-sequence-number-reused", Property.SequentialUniqueness,
             "a sequential create inside a multi returns the name an earlier create got",
-            "\"q\"] :time 23 :zxid 9}",
-            "\"q\"] :time 23 :zxid 9}\n{:type :invoke :process 6 :session 6 :f :create :path \"/q/s-\" :value {:data \"t\" :mode :persistent-sequential} :time 31}\n"
+            "\"zookeeper\"] :time 23 :zxid 9}",
+            "\"zookeeper\"] :time 23 :zxid 9}\n{:type :invoke :process 6 :session 6 :f :create :path \"/q/s-\" :value {:data \"t\" :mode :persistent-sequential} :time 31}\n"
                 + "{:type :ok :process 6 :session 6 :f :create :path \"/q/s-\" :value {:data \"t\" :mode :persistent-sequential :created-path \"/q/s-0000000000\"} :time 32 :zxid 11}"),
         new Mutation("multi-ephemeral-outlives-session", Property.EphemeralLifetime,
             "an ephemeral created inside a multi is still read after its session closed",
-            ":value [\"k0\" \"k1\" \"q\"] :time 23 :zxid 9}", ":value [\"k0\" \"k1\" \"q\"] :time 23 :zxid 9}\n"
+            ":value [\"k0\" \"k1\" \"q\" \"zookeeper\"] :time 23 :zxid 9}", ":value [\"k0\" \"k1\" \"q\" \"zookeeper\"] :time 23 :zxid 9}\n"
                 + "{:type :invoke :process 7 :session 7 :f :get-data :path \"/e\" :time 31}\n"
                 + "{:type :ok :process 7 :session 7 :f :get-data :path \"/e\" :value \"e\" :time 32 :zxid 11 :stat {:czxid 6 :mzxid 6 :version 0 :ephemeral-owner 3}}"),
         new Mutation("multi-zxid-reused-by-session", Property.FifoClientOrder,

@@ -318,7 +318,7 @@ public final class Simulator {
         @Override
         public void sessionEnded(SimClient client, long sessionId, boolean expired) {
             if (expired) {
-                history.session(eventProcess.get(client.address()), "session-expired", sessionId);
+                history.sessionExpired(eventProcess.get(client.address()), sessionId, digests.closeSessionZxid(sessionId));
             }
             ephemerals.sessionEnded(sessionId, expired, node.core());
         }
