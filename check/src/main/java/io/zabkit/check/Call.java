@@ -13,6 +13,8 @@ final class Call {
     CREATE, DELETE, SET_DATA, GET_DATA, EXISTS, GET_CHILDREN, SYNC, WATCH_EVENT, CLOSE_SESSION, SESSION_EXPIRED, CONNECT, MULTI,
     /** A read-only multi (every sub-operation a read): checked as reads at one zxid, never replayed. */
     MULTI_READ,
+    /** addWatch: a persistent (or persistent-recursive) watch, never consumed by an event. */
+    ADD_WATCH,
     /** A multi's version check: changes nothing, fails the multi on a missing node or another version. */
     CHECK,
     OTHER;
@@ -147,6 +149,7 @@ final class Call {
       case "session-expired" -> Kind.SESSION_EXPIRED;
       case "connect" -> Kind.CONNECT;
       case "multi" -> Kind.MULTI;
+      case "add-watch" -> Kind.ADD_WATCH;
       default -> Kind.OTHER;
     };
   }

@@ -90,8 +90,17 @@ final class ModelTree {
     }
 
     void dataChange(long zxid, byte event) {
+      dataChange(zxid, event, false);
+    }
+
+    /**
+     * @param firstWins true inside a multi: its sub-ops fire watches in order, so a standard watch gets the first
+     *     change at the zxid (set-data then delete: NodeDataChanged)
+     */
+    void dataChange(long zxid, byte event, boolean firstWins) {
       if (nData > 0 && dataChanges[nData - 1] == zxid) {
-        dataEvents[nData - 1] = event; // removed and re-created at one inferred zxid: the last change wins
+        // removed and re-created at one inferred zxid: the last change wins
+        if (!firstWins) dataEvents[nData - 1] = event;
         return;
       }
       if (nData == dataChanges.length) {
@@ -125,6 +134,8 @@ final class ModelTree {
   private final Map<String, Map<String, Call>> sequentialNames = new HashMap<>();
   private final Findings findings;
   private final InfoWrites info;
+  /** True while a multi's sub-ops are applied (they share one zxid). */
+  private boolean inMulti;
 
   ModelTree(Findings findings, InfoWrites info) {
     this.findings = findings;
@@ -226,13 +237,18 @@ final class ModelTree {
       mismatch(m, z, "a failure of sub-op " + modelFailed + " (:" + sub.kind.name().toLowerCase().replace('_', '-') + " "
           + sub.path + ") with :" + modelError, current(sub.path).cause != null ? current(sub.path) : current(parent(sub.path)));
     }
-    for (Call sub : m.subs) {
-      switch (sub.kind) {
-        case CREATE -> applyCreate(sub, z);
-        case DELETE -> applyDelete(sub, z);
-        case SET_DATA -> applySetData(sub, z);
-        default -> { } // check: changes nothing
+    inMulti = true;
+    try {
+      for (Call sub : m.subs) {
+        switch (sub.kind) {
+          case CREATE -> applyCreate(sub, z);
+          case DELETE -> applyDelete(sub, z);
+          case SET_DATA -> applySetData(sub, z);
+          default -> { } // check: changes nothing
+        }
       }
+    } finally {
+      inMulti = false;
     }
   }
 
@@ -439,7 +455,7 @@ final class ModelTree {
     Snap created = new Snap(z, true, w.data, 0, 0, z, z, z, owner, 0, 0, w, false);
     created.approx = approx;
     nl.add(created);
-    nl.dataChange(z, CREATED);
+    nl.dataChange(z, CREATED, inMulti);
     String child = childName(name);
     PathLog pl = logFor(parentPath);
     Snap p = parent.withChildren(z, newCversion, z, parent.numChildren + 1, parent.childHash + nameHash(child), w);
@@ -479,7 +495,7 @@ final class ModelTree {
     Snap gone = Snap.absent(z, cause, bySessionEnd);
     gone.approx = approx;
     nl.add(gone);
-    nl.dataChange(z, DELETED);
+    nl.dataChange(z, DELETED, inMulti);
     nl.childChange(z); // child watches on the node fire NodeDeleted
     String parentPath = parent(path);
     Snap parent = current(parentPath);
@@ -535,7 +551,7 @@ final class ModelTree {
     Snap changed = new Snap(z, true, data, version, node.cversion, node.czxid, z, node.pzxid, node.ephemeralOwner, node.numChildren, node.childHash, w, false);
     changed.approx = w.outcome == Op.Type.INFO;
     l.add(changed);
-    l.dataChange(z, DATA_CHANGED);
+    l.dataChange(z, DATA_CHANGED, inMulti);
   }
 
   private void checkReplyStat(Call w, long z, String field, Long seen, long expected) {

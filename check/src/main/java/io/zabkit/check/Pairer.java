@@ -34,7 +34,8 @@ final class Pairer {
         continue;
       }
       if (!op.isInvoke() && op.f().equals("connect") && !isOpen(op.process(), "connect")) {
-        continue; // a (re)connect reported as a bare event (the simulator writes them so): nothing to check
+        sink.accept(new Call(null, op)); // a (re)connect reported as a bare event, as the simulator writes them
+        continue;
       }
       if (op.isInvoke()) {
         Op prior = open.put(op.process(), op);

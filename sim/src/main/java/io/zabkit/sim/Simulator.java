@@ -310,9 +310,8 @@ public final class Simulator {
 
         @Override
         public void sessionStarted(SimClient client, long sessionId, boolean resumed) {
-            if (!resumed) {
-                history.session(eventProcess.get(client.address()), "connect", sessionId);
-            }
+            // a resumed session's :connect tells the history checker its watches were re-set by SetWatches
+            history.session(eventProcess.get(client.address()), "connect", sessionId);
         }
 
         @Override
