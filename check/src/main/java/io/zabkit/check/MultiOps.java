@@ -84,7 +84,9 @@ final class MultiOps {
   static List<Call> calls(Call multi, List<Sub> subs) {
     List<Call> out = new ArrayList<>(subs.size());
     for (Sub s : subs) {
-      Op.Type t = multi.outcome == Op.Type.OK || multi.outcome == Op.Type.INFO ? multi.outcome
+      Op.Type t = multi.outcome == Op.Type.INFO ? multi.outcome
+          : s.kind().isRead() && s.hasResult() ? (s.error() == null ? Op.Type.OK : Op.Type.FAIL) // a read fails alone
+          : multi.outcome == Op.Type.OK ? Op.Type.OK
           : s.error() == null && s.hasResult() ? Op.Type.OK : Op.Type.FAIL;
       String error = t == Op.Type.FAIL ? s.error() : null;
       Object data = s.kind().isRead() ? s.readData() : s.data();

@@ -136,6 +136,10 @@ final class ObservationChecks {
 
   /** Every sub-read of a read-only multi sees the tree at the multi's one zxid: none makes another look stale. */
   private void readMulti(Call m) {
+    if (m.zxid == null && m.outcome == Op.Type.OK) {
+      coexisted(m);
+      return;
+    }
     Session s = m.zxid == null || m.outcome != Op.Type.OK ? null : session(m);
     long seen = s == null ? -1 : s.seen;
     Call seenBy = s == null ? null : s.seenBy;
@@ -155,6 +159,49 @@ final class ObservationChecks {
    */
   static long visibleCversion(ModelTree.Snap snap) {
     return 2 * snap.cversion - snap.numChildren;
+  }
+
+  /**
+   * A read-only multi without a zxid (the campaign records none) still read one state of the tree: the states its
+   * sub-reads returned must have coexisted, i.e. the zxid intervals in which the replay has each of them overlap.
+   */
+  private void coexisted(Call m) {
+    long from = 0, to = Long.MAX_VALUE;
+    Call lateFrom = null, earlyTo = null;
+    for (Call r : m.subs) {
+      Boolean exists = observedExists(r);
+      if (exists == null || r.path == null || (exists && r.stat == null)) continue; // data alone may repeat: no span
+      if (info.mayExplain(r, exists, 0, tree)) return; // an :info write nobody placed could explain it: lenient
+      ModelTree.PathLog log = tree.log(r.path);
+      long[] span = log == null ? (exists ? null : new long[] {0, Long.MAX_VALUE}) : latestSpan(log, r, exists);
+      findings.checked(Property.LinearizableWrites);
+      if (span == null) {
+        findings.violation(Property.LinearizableWrites, "read-only multi returned for " + r.path
+            + " a state the write order never gives", m);
+        return;
+      }
+      if (span[0] > from) {
+        from = span[0];
+        lateFrom = r;
+      }
+      if (span[1] < to) {
+        to = span[1];
+        earlyTo = r;
+      }
+    }
+    if (from >= to) {
+      findings.violation(Property.LinearizableWrites, "read-only multi saw " + lateFrom.path + " as of zxid " + Findings.hex(from)
+          + " but " + earlyTo.path + " in a state that ended at zxid " + Findings.hex(to) + ": the states never coexisted", m);
+    }
+  }
+
+  /** The zxid interval [first, end) of the latest state of the path that matches the read, or null. */
+  private static long[] latestSpan(ModelTree.PathLog log, Call r, boolean exists) {
+    for (int j = log.n - 1; j >= -1; j--) {
+      ModelTree.Snap cand = j < 0 ? ModelTree.Snap.absent(0, null, false) : log.snaps[j];
+      if (matches(cand, r, exists)) return new long[] {j < 0 ? 0 : log.zxids[j], j + 1 < log.n ? log.zxids[j + 1] : Long.MAX_VALUE};
+    }
+    return null;
   }
 
   private static Boolean observedExists(Call r) {
@@ -229,7 +276,8 @@ final class ObservationChecks {
     if (!exists) return true;
     if (r.kind == Call.Kind.GET_DATA && !Objects.equals(snap.data, r.data)) return false;
     if (r.kind == Call.Kind.GET_CHILDREN) {
-      if (!(r.done.value() instanceof List<?> kids)) return false;
+      Object listed = r.multi != null ? r.data : r.done.value(); // a multi's sub-read holds its own result
+      if (!(listed instanceof List<?> kids)) return false;
       if (kids.size() != snap.numChildren) return false;
       long h = 0;
       for (Object k : kids) h += ModelTree.nameHash(String.valueOf(k));

@@ -70,4 +70,16 @@ class MultiTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> check(ops));
     assertTrue(e.getMessage().contains("#1") && e.getMessage().contains(":frobnicate"), e.getMessage());
   }
+
+  @Test
+  void readOnlyMultiWithoutZxidMustSeeStatesThatCoexisted() {
+    // the campaign records no reply zxid: the sub-reads are then checked against each other
+    String noZxid = MultiCorpus.GOOD.replace(":time 11 :zxid 5}", ":time 11}");
+    assertTrue(check(MultiCorpus.parse(noZxid)).valid(), check(MultiCorpus.parse(noZxid)).table());
+    String half = noZxid.replace("{:type :ok :value \"a\" :stat {:version 1 :mzxid 4}}] :time 11}",
+        "{:type :ok :value \"x\" :stat {:version 0 :mzxid 2}}] :time 11}");
+    Result r = check(MultiCorpus.parse(half));
+    assertEquals(List.of(Property.LinearizableWrites), r.failed(), r.table());
+    assertTrue(r.verdict(Property.LinearizableWrites).explanation().contains("never coexisted"), r.table());
+  }
 }
