@@ -10,7 +10,14 @@ import java.util.Map;
  */
 final class Call {
   enum Kind {
-    CREATE, DELETE, SET_DATA, GET_DATA, EXISTS, GET_CHILDREN, SYNC, WATCH_EVENT, CLOSE_SESSION, SESSION_EXPIRED, CONNECT, MULTI, OTHER;
+    CREATE, DELETE, SET_DATA, GET_DATA, EXISTS, GET_CHILDREN, SYNC, WATCH_EVENT, CLOSE_SESSION, SESSION_EXPIRED, CONNECT, MULTI,
+    /** A read-only multi (every sub-operation a read): checked as reads at one zxid, never replayed. */
+    MULTI_READ,
+    /** addWatch: a persistent (or persistent-recursive) watch, never consumed by an event. */
+    ADD_WATCH,
+    /** A multi's version check: changes nothing, fails the multi on a missing node or another version. */
+    CHECK,
+    OTHER;
 
     boolean isWrite() {
       return this == CREATE || this == DELETE || this == SET_DATA || this == CLOSE_SESSION || this == SESSION_EXPIRED || this == MULTI;
@@ -42,6 +49,10 @@ final class Call {
   final long invokeTime;
   /** {@link #NEVER} for :info: the operation may still take effect at any later time. */
   final long completeTime;
+  /** A multi's sub-operations in request order (with their per-op results); null for anything else. */
+  final List<Call> subs;
+  /** For a sub-operation: its multi; null otherwise. */
+  final Call multi;
   // Set by the replay for :info writes that later observations show took effect.
   long resolvedZxid = -1;
   boolean infoConsumed;
@@ -50,11 +61,14 @@ final class Call {
     this.invoke = invoke;
     this.done = done;
     Op first = invoke != null ? invoke : done;
-    this.kind = kindOf(done.f());
+    this.multi = null;
+    List<MultiOps.Sub> specs = done.f().equals("multi") ? MultiOps.parse(invoke, done) : null;
+    this.kind = specs != null && MultiOps.readOnly(specs) ? Kind.MULTI_READ : kindOf(done.f());
     this.outcome = done.type();
     this.session = done.session() != null ? done.session() : first.session();
     this.path = done.path() != null ? done.path() : first.path();
-    this.zxid = done.type() == Op.Type.INFO && kind != Kind.SESSION_EXPIRED ? null : done.zxid();
+    Long replyZxid = done.zxid() == null && kind == Kind.MULTI && done.type() == Op.Type.OK ? MultiOps.zxidFromResults(specs) : done.zxid();
+    this.zxid = done.type() == Op.Type.INFO && kind != Kind.SESSION_EXPIRED ? null : replyZxid;
     this.stat = done.stat();
     this.error = done.error();
     this.watch = done.watch() || first.watch();
@@ -95,6 +109,30 @@ final class Call {
     this.data = d;
     this.mode = m;
     this.createdPath = created;
+    this.subs = specs == null ? null : MultiOps.calls(this, specs);
+  }
+
+  /** A multi's sub-operation: the multi's ops, session, times and zxid; its own request fields and result. */
+  Call(Call multi, Kind kind, String path, Object data, String mode, long expectedVersion, Op.Type outcome, String error,
+      String createdPath, Stat stat) {
+    this.invoke = multi.invoke;
+    this.done = multi.done;
+    this.multi = multi;
+    this.subs = null;
+    this.kind = kind;
+    this.outcome = outcome;
+    this.session = multi.session;
+    this.path = path;
+    this.expectedVersion = expectedVersion;
+    this.data = data;
+    this.mode = mode;
+    this.createdPath = createdPath;
+    this.zxid = multi.zxid;
+    this.stat = stat;
+    this.error = error;
+    this.watch = false;
+    this.invokeTime = multi.invokeTime;
+    this.completeTime = multi.completeTime;
   }
 
   static Kind kindOf(String f) {
@@ -111,6 +149,7 @@ final class Call {
       case "session-expired" -> Kind.SESSION_EXPIRED;
       case "connect" -> Kind.CONNECT;
       case "multi" -> Kind.MULTI;
+      case "add-watch" -> Kind.ADD_WATCH;
       default -> Kind.OTHER;
     };
   }
@@ -134,6 +173,7 @@ final class Call {
 
   /** The zxid at which this write took effect, or -1 when unknown. */
   long effectiveZxid() {
+    if (multi != null) return multi.effectiveZxid();
     if (outcome == Op.Type.INFO && kind != Kind.SESSION_EXPIRED) return resolvedZxid;
     return zxid != null ? zxid : -1;
   }

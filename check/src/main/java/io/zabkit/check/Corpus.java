@@ -37,6 +37,7 @@ public final class Corpus {
     out.add(new Entry("reference-info-heavy-seed-" + seed, ReferenceModel.generate(
         new ReferenceModel.Options(seed, GOOD_OPERATIONS, GOOD_SESSIONS, 3, 0.06, 0.003)), null,
         "reference model, seed " + seed + ", 6 % :info, frequent expiry"));
+    out.addAll(MultiCorpus.good());
     return out;
   }
 
@@ -53,6 +54,7 @@ public final class Corpus {
       if (bad == null) throw new IllegalStateException("mutation " + m.name() + " found no place in " + BASE_SEEDS_MAX + " base histories");
       out.add(new Entry(m.expected() + "--" + m.name(), bad, m.expected(), m.description()));
     }
+    out.addAll(MultiCorpus.bad());
     return out;
   }
 

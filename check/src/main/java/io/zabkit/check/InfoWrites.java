@@ -24,8 +24,18 @@ final class InfoWrites {
       if (c.session != null) unknownSessionEnds.putIfAbsent(c.session, c);
       return;
     }
+    if (c.kind == Call.Kind.MULTI) {
+      // each write sub-op can be matched by an observation; a match places the whole multi (all or nothing)
+      count++;
+      for (Call sub : c.subs) if (sub.kind != Call.Kind.CHECK) index(sub);
+      return;
+    }
     if (c.path == null) return;
     count++;
+    index(c);
+  }
+
+  private void index(Call c) {
     byPath.computeIfAbsent(c.path, k -> new ArrayList<>()).add(c);
     byParent.computeIfAbsent(ModelTree.parent(c.path), k -> new ArrayList<>()).add(c);
     if (c.kind == Call.Kind.CREATE) createsByParent.computeIfAbsent(ModelTree.parent(c.path), k -> new ArrayList<>()).add(c);
@@ -37,7 +47,26 @@ final class InfoWrites {
 
   /** Every :info write that an observation placed at a zxid. */
   void forEachResolved(java.util.function.Consumer<Call> sink) {
-    for (List<Call> list : byPath.values()) for (Call c : list) if (c.resolvedZxid >= 0) sink.accept(c);
+    java.util.Set<Call> multis = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (List<Call> list : byPath.values()) {
+      for (Call c : list) {
+        if (c.resolvedZxid < 0) continue;
+        if (c.multi == null) sink.accept(c);
+        else if (multis.add(c.multi)) sink.accept(c.multi);
+      }
+    }
+  }
+
+  /**
+   * True when an :info write invoked before {@code w} completed touches {@code path}, its parent or its
+   * children: it may have changed what {@code w} found, so a mismatch there is not reported (lenient).
+   */
+  boolean pendingAround(Call w, String path, boolean ephemeralThere) {
+    for (List<Call> list : java.util.Arrays.asList(byPath.get(path), byPath.get(ModelTree.parent(path)), byParent.get(path))) {
+      if (list == null) continue;
+      for (Call c : list) if (c.resolvedZxid < 0 && !c.infoConsumed && c.invokeTime < w.completeTime && c.multi != w) return true;
+    }
+    return ephemeralThere && !unknownSessionEnds.isEmpty(); // its owner's session may have ended unreported
   }
 
   /** Places :info writes at the zxids that reads or watch events observed but no known write explains. */
@@ -54,6 +83,10 @@ final class InfoWrites {
         if (c.resolvedZxid >= 0 || c.infoConsumed || c.invokeTime > o.completeTime) continue;
         if (!fits(c, o, children)) continue;
         c.resolvedZxid = z;
+        if (c.multi != null) {
+          c.multi.resolvedZxid = z;
+          for (Call sibling : c.multi.subs) sibling.resolvedZxid = z;
+        }
         break;
       }
     }

@@ -90,8 +90,17 @@ final class ModelTree {
     }
 
     void dataChange(long zxid, byte event) {
+      dataChange(zxid, event, false);
+    }
+
+    /**
+     * @param firstWins true inside a multi: its sub-ops fire watches in order, so a standard watch gets the first
+     *     change at the zxid (set-data then delete: NodeDataChanged)
+     */
+    void dataChange(long zxid, byte event, boolean firstWins) {
       if (nData > 0 && dataChanges[nData - 1] == zxid) {
-        dataEvents[nData - 1] = event; // removed and re-created at one inferred zxid: the last change wins
+        // removed and re-created at one inferred zxid: the last change wins
+        if (!firstWins) dataEvents[nData - 1] = event;
         return;
       }
       if (nData == dataChanges.length) {
@@ -125,13 +134,24 @@ final class ModelTree {
   private final Map<String, Map<String, Call>> sequentialNames = new HashMap<>();
   private final Findings findings;
   private final InfoWrites info;
+  /** True while a multi's sub-ops are applied (they share one zxid). */
+  private boolean inMulti;
 
   ModelTree(Findings findings, InfoWrites info) {
     this.findings = findings;
     this.info = info;
-    PathLog root = new PathLog();
-    root.add(new Snap(0, true, null, 0, 0, 0, 0, 0, 0, 0, 0, null, false));
-    logs.put("/", root);
+    // ZooKeeper's system nodes exist from the start (DataTree's constructor adds them without a transaction):
+    // "/" lists "zookeeper", which holds "quota" and "config"; cversions stay 0.
+    initial("/", 1, nameHash("zookeeper"));
+    initial("/zookeeper", 2, nameHash("quota") + nameHash("config"));
+    initial("/zookeeper/quota", 0, 0);
+    initial("/zookeeper/config", 0, 0);
+  }
+
+  private void initial(String path, long numChildren, long childHash) {
+    PathLog l = new PathLog();
+    l.add(new Snap(0, true, null, 0, 0, 0, 0, 0, 0, numChildren, childHash, null, false));
+    logs.put(path, l);
   }
 
   PathLog log(String path) {
@@ -187,9 +207,121 @@ final class ModelTree {
       case DELETE -> applyDelete(w, z);
       case SET_DATA -> applySetData(w, z);
       case CLOSE_SESSION, SESSION_EXPIRED -> endSession(w, w.session, z);
-      case MULTI -> throw new IllegalArgumentException("history op #" + w.invokeIndex()
-          + ": :multi is not supported by this checker version (its sub-operations cannot be replayed yet)");
+      case MULTI -> applyMulti(w, z);
       default -> throw new IllegalStateException("not a write: " + w);
+    }
+  }
+
+  /**
+   * A multi is atomic: its sub-operations are decided in order on the tree as the earlier ones left it (a
+   * staged view, as PrepRequestProcessor does) and either all apply at zxid z or none does. The outcome the
+   * client saw must match: ok only when every sub-op succeeds, a failure at the sub-op and with the error the
+   * replay gives.
+   */
+  private void applyMulti(Call m, long z) {
+    findings.checked(Property.LinearizableWrites);
+    Staged staged = new Staged();
+    int modelFailed = -1;
+    String modelError = null;
+    for (int i = 0; i < m.subs.size() && modelFailed < 0; i++) {
+      modelError = staged.decide(m.subs.get(i));
+      if (modelError != null) modelFailed = i;
+    }
+    if (m.outcome == Op.Type.FAIL) {
+      checkFailedMulti(m, z, modelFailed, modelError);
+      return; // a failed multi changes nothing
+    }
+    if (m.outcome == Op.Type.INFO && modelFailed >= 0) return; // it would have failed: no trace
+    if (modelFailed >= 0 && !info.pendingAround(m, m.subs.get(modelFailed).path, current(m.subs.get(modelFailed).path).ephemeralOwner != 0)) {
+      Call sub = m.subs.get(modelFailed);
+      mismatch(m, z, "a failure of sub-op " + modelFailed + " (:" + sub.kind.name().toLowerCase().replace('_', '-') + " "
+          + sub.path + ") with :" + modelError, current(sub.path).cause != null ? current(sub.path) : current(parent(sub.path)));
+    }
+    inMulti = true;
+    try {
+      for (Call sub : m.subs) {
+        switch (sub.kind) {
+          case CREATE -> applyCreate(sub, z);
+          case DELETE -> applyDelete(sub, z);
+          case SET_DATA -> applySetData(sub, z);
+          default -> { } // check: changes nothing
+        }
+      }
+    } finally {
+      inMulti = false;
+    }
+  }
+
+  private void checkFailedMulti(Call m, long z, int modelFailed, String modelError) {
+    int seen = MultiOps.failedIndex(m);
+    if (seen == -2) {
+      findings.violation(Property.LinearizableWrites, "failed multi at zxid " + Findings.hex(z) + " reports per-op results that"
+          + " ZooKeeper cannot give (ok before the failing op, :" + MultiOps.NOT_REACHED + " after it)", m);
+      return;
+    }
+    String seenError = seen >= 0 ? m.subs.get(seen).error : m.error;
+    boolean agrees = modelFailed >= 0 && (seen < 0 || seen == modelFailed) && (seenError == null || seenError.equals(modelError));
+    if (agrees) return;
+    int at = seen >= 0 ? seen : Math.max(modelFailed, 0);
+    if (info.pendingAround(m, m.subs.get(at).path, current(m.subs.get(at).path).ephemeralOwner != 0)) return; // an :info write may explain it: lenient
+    String says = modelFailed < 0 ? "every sub-op succeeding" : "sub-op " + modelFailed + " failing with :" + modelError;
+    Snap state = current(m.subs.get(at).path);
+    mismatch(m, z, says, state.cause != null ? state : current(parent(m.subs.get(at).path)));
+  }
+
+  /** What a multi's earlier sub-ops did to the tree, for deciding its later ones; the tree itself is untouched. */
+  private final class Staged {
+    private final Map<String, long[]> nodes = new HashMap<>(); // path -> {exists, version, cversion, children, owner}
+
+    private long[] view(String path) {
+      return nodes.computeIfAbsent(path, p -> {
+        Snap s = current(p);
+        return new long[] {s.exists ? 1 : 0, s.version, s.cversion, s.numChildren, s.ephemeralOwner};
+      });
+    }
+
+    /** The error ZooKeeper gives this sub-op here, or null when it succeeds (and is then staged). */
+    String decide(Call sub) {
+      long[] n = view(sub.path);
+      switch (sub.kind) {
+        case CREATE -> {
+          long[] p = view(parent(sub.path));
+          String name = sub.sequential() ? sub.path + String.format("%010d", p[2]) : sub.path;
+          if (sub.sequential() && sub.createdPath != null) name = sub.createdPath;
+          if (p[0] == 0) return "no-node";
+          long[] c = view(name);
+          if (c[0] == 1) return "node-exists";
+          if (p[4] != 0) return "no-children-for-ephemerals";
+          c[0] = 1;
+          c[1] = 0;
+          c[2] = 0;
+          c[3] = 0;
+          c[4] = sub.ephemeral() && sub.session != null ? sub.session : 0;
+          p[2]++;
+          p[3]++;
+          return null;
+        }
+        case DELETE -> {
+          if (n[0] == 0) return "no-node";
+          if (sub.expectedVersion != -1 && sub.expectedVersion != n[1]) return "bad-version";
+          if (n[3] > 0) return "not-empty";
+          n[0] = 0;
+          view(parent(sub.path))[3]--;
+          return null;
+        }
+        case SET_DATA -> {
+          if (n[0] == 0) return "no-node";
+          if (sub.expectedVersion != -1 && sub.expectedVersion != n[1]) return "bad-version";
+          n[1]++;
+          return null;
+        }
+        case CHECK -> {
+          if (n[0] == 0) return "no-node";
+          if (sub.expectedVersion != -1 && sub.expectedVersion != n[1]) return "bad-version";
+          return null;
+        }
+        default -> throw new IllegalStateException("not a write sub-operation: " + sub.kind);
+      }
     }
   }
 
@@ -323,7 +455,7 @@ final class ModelTree {
     Snap created = new Snap(z, true, w.data, 0, 0, z, z, z, owner, 0, 0, w, false);
     created.approx = approx;
     nl.add(created);
-    nl.dataChange(z, CREATED);
+    nl.dataChange(z, CREATED, inMulti);
     String child = childName(name);
     PathLog pl = logFor(parentPath);
     Snap p = parent.withChildren(z, newCversion, z, parent.numChildren + 1, parent.childHash + nameHash(child), w);
@@ -363,7 +495,7 @@ final class ModelTree {
     Snap gone = Snap.absent(z, cause, bySessionEnd);
     gone.approx = approx;
     nl.add(gone);
-    nl.dataChange(z, DELETED);
+    nl.dataChange(z, DELETED, inMulti);
     nl.childChange(z); // child watches on the node fire NodeDeleted
     String parentPath = parent(path);
     Snap parent = current(parentPath);
@@ -419,7 +551,7 @@ final class ModelTree {
     Snap changed = new Snap(z, true, data, version, node.cversion, node.czxid, z, node.pzxid, node.ephemeralOwner, node.numChildren, node.childHash, w, false);
     changed.approx = w.outcome == Op.Type.INFO;
     l.add(changed);
-    l.dataChange(z, DATA_CHANGED);
+    l.dataChange(z, DATA_CHANGED, inMulti);
   }
 
   private void checkReplyStat(Call w, long z, String field, Long seen, long expected) {

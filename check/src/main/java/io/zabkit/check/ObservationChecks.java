@@ -23,6 +23,8 @@ final class ObservationChecks {
     final Call dueWrite;
     final boolean maybe; // registered by a read that ended :info
     boolean done;
+    /** Re-registered by SetWatches on a reconnect: a change missed meanwhile arrives as one event at a later zxid. */
+    boolean resumed;
 
     Watch(String path, boolean child, Call registration, long due, Call dueWrite, boolean maybe) {
       this.path = path;
@@ -45,6 +47,9 @@ final class ObservationChecks {
     final Map<String, Watch> watches = new HashMap<>();
     final PriorityQueue<Watch> byDue = new PriorityQueue<>((a, b) -> Long.compare(a.due, b.due));
     final Map<String, Call> lastFired = new HashMap<>();
+    /** Persistent watches by path (the addWatch reply), and persistent-recursive ones. */
+    final Map<String, Call> persistent = new HashMap<>();
+    final Map<String, Call> recursive = new HashMap<>();
   }
 
   private final Map<Long, Session> sessions = new HashMap<>();
@@ -73,6 +78,17 @@ final class ObservationChecks {
       }
       case SYNC -> sync(c);
       case GET_DATA, EXISTS, GET_CHILDREN -> read(c);
+      case MULTI_READ -> readMulti(c);
+      case CONNECT -> {
+        if (c.session != null) for (Watch w : session(c).watches.values()) w.resumed = true;
+      }
+      case ADD_WATCH -> {
+        addWatch(c);
+        if (c.zxid != null && c.outcome == Op.Type.OK) {
+          replyArrived(c);
+          see(session(c), c.zxid, c);
+        }
+      }
       default -> {
         if (c.zxid != null && c.outcome != Op.Type.INFO) {
           replyArrived(c);
@@ -116,6 +132,76 @@ final class ObservationChecks {
           + " was invoked, yet claims zxid " + Findings.hex(r.zxid) + " which includes that write", r, future);
     }
     see(s, r.zxid, r);
+  }
+
+  /** Every sub-read of a read-only multi sees the tree at the multi's one zxid: none makes another look stale. */
+  private void readMulti(Call m) {
+    if (m.zxid == null && m.outcome == Op.Type.OK) {
+      coexisted(m);
+      return;
+    }
+    Session s = m.zxid == null || m.outcome != Op.Type.OK ? null : session(m);
+    long seen = s == null ? -1 : s.seen;
+    Call seenBy = s == null ? null : s.seenBy;
+    for (Call sub : m.subs) {
+      read(sub);
+      if (s != null) {
+        s.seen = seen;
+        s.seenBy = seenBy;
+      }
+    }
+    if (s != null) see(s, m.zxid, m);
+  }
+
+  /**
+   * The cversion a client sees. ZooKeeper stores the number of child creations (the sequence counter) and
+   * reports {@code 2 * stored - numChildren}, i.e. creations plus deletions of children (DataNode.copyStat).
+   */
+  static long visibleCversion(ModelTree.Snap snap) {
+    return 2 * snap.cversion - snap.numChildren;
+  }
+
+  /**
+   * A read-only multi without a zxid (the campaign records none) still read one state of the tree: the states its
+   * sub-reads returned must have coexisted, i.e. the zxid intervals in which the replay has each of them overlap.
+   */
+  private void coexisted(Call m) {
+    long from = 0, to = Long.MAX_VALUE;
+    Call lateFrom = null, earlyTo = null;
+    for (Call r : m.subs) {
+      Boolean exists = observedExists(r);
+      if (exists == null || r.path == null || (exists && r.stat == null)) continue; // data alone may repeat: no span
+      if (info.mayExplain(r, exists, 0, tree)) return; // an :info write nobody placed could explain it: lenient
+      ModelTree.PathLog log = tree.log(r.path);
+      long[] span = log == null ? (exists ? null : new long[] {0, Long.MAX_VALUE}) : latestSpan(log, r, exists);
+      findings.checked(Property.LinearizableWrites);
+      if (span == null) {
+        findings.violation(Property.LinearizableWrites, "read-only multi returned for " + r.path
+            + " a state the write order never gives", m);
+        return;
+      }
+      if (span[0] > from) {
+        from = span[0];
+        lateFrom = r;
+      }
+      if (span[1] < to) {
+        to = span[1];
+        earlyTo = r;
+      }
+    }
+    if (from >= to) {
+      findings.violation(Property.LinearizableWrites, "read-only multi saw " + lateFrom.path + " as of zxid " + Findings.hex(from)
+          + " but " + earlyTo.path + " in a state that ended at zxid " + Findings.hex(to) + ": the states never coexisted", m);
+    }
+  }
+
+  /** The zxid interval [first, end) of the latest state of the path that matches the read, or null. */
+  private static long[] latestSpan(ModelTree.PathLog log, Call r, boolean exists) {
+    for (int j = log.n - 1; j >= -1; j--) {
+      ModelTree.Snap cand = j < 0 ? ModelTree.Snap.absent(0, null, false) : log.snaps[j];
+      if (matches(cand, r, exists)) return new long[] {j < 0 ? 0 : log.zxids[j], j + 1 < log.n ? log.zxids[j + 1] : Long.MAX_VALUE};
+    }
+    return null;
   }
 
   private static Boolean observedExists(Call r) {
@@ -190,7 +276,8 @@ final class ObservationChecks {
     if (!exists) return true;
     if (r.kind == Call.Kind.GET_DATA && !Objects.equals(snap.data, r.data)) return false;
     if (r.kind == Call.Kind.GET_CHILDREN) {
-      if (!(r.done.value() instanceof List<?> kids)) return false;
+      Object listed = r.multi != null ? r.data : r.done.value(); // a multi's sub-read holds its own result
+      if (!(listed instanceof List<?> kids)) return false;
       if (kids.size() != snap.numChildren) return false;
       long h = 0;
       for (Object k : kids) h += ModelTree.nameHash(String.valueOf(k));
@@ -199,7 +286,7 @@ final class ObservationChecks {
     Stat st = r.stat;
     if (st == null) return true;
     return eq(st.version(), snap.version) && eq(st.mzxid(), snap.mzxid) && eq(st.czxid(), snap.czxid)
-        && eq(st.cversion(), snap.cversion) && eq(st.pzxid(), snap.pzxid) && eq(st.numChildren(), snap.numChildren)
+        && eq(st.cversion(), visibleCversion(snap)) && eq(st.pzxid(), snap.pzxid) && eq(st.numChildren(), snap.numChildren)
         && eq(st.ephemeralOwner(), snap.ephemeralOwner);
   }
 
@@ -310,7 +397,9 @@ final class ObservationChecks {
       case "node-deleted" -> data != null ? data : child;
       default -> data;
     };
-    if (chosen == null) {
+    if (chosen == null && persistentCovers(s, path, type, e)) {
+      checkPersistentEvent(path, type, e);
+    } else if (chosen == null) {
       Call prior = s.lastFired.get(type + path);
       findings.violation(Property.WatchOrdering, prior != null
           ? "watch on " + path + " fired again (:" + type + ") without being set again"
@@ -326,6 +415,44 @@ final class ObservationChecks {
         s.lastEvent = e;
       }
       see(s, ez, e);
+    }
+  }
+
+  // ---- persistent watches (addWatch): every matching change fires them; they are never consumed ----
+
+  private void addWatch(Call c) {
+    if (c.outcome == Op.Type.FAIL || c.path == null) return;
+    Object mode = c.invoke == null ? null : c.invoke.value() instanceof Map<?, ?> m ? m.get(Keyword.of("mode")) : null;
+    boolean recursive = mode instanceof Keyword k && k.name().equals("persistent-recursive");
+    (recursive ? session(c).recursive : session(c).persistent).putIfAbsent(c.path, c);
+  }
+
+  /** A persistent watch on the path, or a recursive one on it or an ancestor (not for children events). */
+  private static boolean persistentCovers(Session s, String path, String type, Call e) {
+    if (s.persistent.isEmpty() && s.recursive.isEmpty()) return false;
+    if (covers(s.persistent.get(path), e)) return true;
+    if (type.equals("node-children-changed")) return false; // ZooKeeper sends recursive watchers no children events
+    for (String p = path; ; p = ModelTree.parent(p)) {
+      if (covers(s.recursive.get(p), e)) return true;
+      if (p.equals("/")) return false;
+    }
+  }
+
+  private static boolean covers(Call added, Call e) {
+    // :info addWatch may or may not be in place; an ok one is in place from its reply on
+    return added != null && (added.outcome == Op.Type.INFO || added.zxid == null || e.zxid == null || e.zxid > added.zxid);
+  }
+
+  /** An event for a persistent watch: the replay must have that kind of change on that path at the event's zxid. */
+  private void checkPersistentEvent(String path, String type, Call e) {
+    if (e.zxid == null) return;
+    ModelTree.PathLog log = tree.log(path);
+    boolean child = type.equals("node-children-changed");
+    boolean changed = log != null && (child ? java.util.Arrays.binarySearch(log.childChanges, 0, log.nChild, e.zxid) >= 0
+        : java.util.Arrays.binarySearch(log.dataChanges, 0, log.nData, e.zxid) >= 0);
+    if (!changed && !info.mayExplainEvent(path, child, e.completeTime)) {
+      findings.violation(Property.WatchOrdering, "persistent watch got :" + type + " for " + path + " at zxid "
+          + Findings.hex(e.zxid) + " but the replay has no such change there", e);
     }
   }
 
@@ -346,6 +473,9 @@ final class ObservationChecks {
             + " fired, but no change to it follows zxid " + Findings.hex(w.registration.zxid == null ? -1 : w.registration.zxid), w.registration, e);
       }
       return;
+    }
+    if (w.resumed && ez != null && ez >= w.due) {
+      return; // ZooKeeper's SetWatches reports a change missed while away with the zxid of the reconnect, not the change
     }
     if (ez != null && ez != w.due && !w.maybe) {
       findings.violation(Property.WatchOrdering, "watch set by #" + w.registration.invokeIndex() + " fired for zxid " + Findings.hex(ez)
@@ -368,13 +498,16 @@ final class ObservationChecks {
   }
 
   private String expectedEvent(Watch w) {
+    ModelTree.PathLog log = tree.log(w.path);
+    int i = java.util.Arrays.binarySearch(log.dataChanges, 0, log.nData, w.due);
+    if (!w.child && i >= 0) { // the first data change at that zxid (a multi may change a node twice in one zxid)
+      byte ev = log.dataEvents[i];
+      return ev == ModelTree.CREATED ? "node-created" : ev == ModelTree.DELETED ? "node-deleted" : "node-data-changed";
+    }
     ModelTree.Snap after = tree.stateAt(w.path, w.due);
     if (!after.exists) return "node-deleted";
     if (w.child) return "node-children-changed";
-    ModelTree.PathLog log = tree.log(w.path);
-    int i = java.util.Arrays.binarySearch(log.dataChanges, 0, log.nData, w.due);
-    byte ev = i >= 0 ? log.dataEvents[i] : ModelTree.DATA_CHANGED;
-    return ev == ModelTree.CREATED ? "node-created" : "node-data-changed";
+    return "node-data-changed";
   }
 
   private void endSession(Call c) {

@@ -43,6 +43,12 @@ final class RegisterProjection {
       }
       if (c.kind == Call.Kind.CREATE || c.kind == Call.Kind.SET_DATA) paths.add(p);
       if (!p.isEmpty()) notRegisters.add(ModelTree.parent(p));
+      if (c.kind == Call.Kind.MULTI) {
+        for (Call sub : c.subs) { // a multi's writes are not register operations: its paths leave the projection
+          notRegisters.add(sub.path);
+          notRegisters.add(ModelTree.parent(sub.path));
+        }
+      }
     });
     paths.removeAll(notRegisters);
     List<Call> calls = new ArrayList<>();

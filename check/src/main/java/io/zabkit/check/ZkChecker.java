@@ -93,6 +93,10 @@ public final class ZkChecker {
   }
 
   private static void observe(Call c, Map<Long, InfoWrites.Observation> observed) {
+    if (c.kind == Call.Kind.MULTI_READ && c.outcome == Op.Type.OK) {
+      for (Call sub : c.subs) observe(sub, observed);
+      return;
+    }
     if (c.stat == null || c.path == null || c.outcome != Op.Type.OK) return;
     Object data = c.kind == Call.Kind.GET_DATA || c.kind == Call.Kind.SET_DATA || c.kind == Call.Kind.CREATE ? c.data : null;
     if (c.stat.mzxid() != null) observed.putIfAbsent(c.stat.mzxid(), new InfoWrites.Observation(c.path, data, false, c.completeTime, null));

@@ -29,7 +29,7 @@ class CorpusTest {
   @TestFactory
   Stream<DynamicTest> everyMutationFailsItsProperty() {
     List<Corpus.Entry> bad = Corpus.bad(SEED);
-    assertEquals(Mutations.all().size(), bad.size());
+    assertEquals(Mutations.all().size() + MultiCorpus.mutations().size(), bad.size());
     return bad.stream().map(e -> DynamicTest.dynamicTest(e.name(), () -> {
       Result r = new ZkChecker().check(History.of(e.ops()));
       assertFalse(r.valid(), () -> e.name() + " should fail " + e.expected());

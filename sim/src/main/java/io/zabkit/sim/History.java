@@ -35,6 +35,11 @@ final class History {
         return lines.size();
     }
 
+    /** The EDN lines so far (for handing a run's history to a checker without a file). */
+    List<String> lines() {
+        return List.copyOf(lines);
+    }
+
     void invoke(ClientOp op) {
         if (enabled) {
             add(":invoke", String.valueOf(op.process), op.kind.edn, invokeValue(op), fields(op, false));
@@ -58,6 +63,14 @@ final class History {
     void session(int process, String f, long session) {
         if (enabled) {
             add(":ok", String.valueOf(process), f, "nil", " :session " + session);
+        }
+    }
+
+    /** The client learned its session expired; {@code closeZxid} is the closeSession transaction's zxid, or -1. */
+    void sessionExpired(int process, long session, long closeZxid) {
+        if (enabled) {
+            add(":ok", String.valueOf(process), "session-expired", "nil",
+                    " :session " + session + (closeZxid >= 0 ? " :zxid " + closeZxid : ""));
         }
     }
 
@@ -133,6 +146,9 @@ final class History {
             s.append(i == 0 ? "" : " ").append("{:f :").append(sub.kind.edn).append(" :path ").append(str(sub.path));
             if (sub.data != null) {
                 s.append(" :data ").append(str(sub.dataString()));
+            }
+            if (sub.kind == ClientOp.Kind.CREATE) {
+                s.append(" :mode :").append(sub.mode.edn);
             }
             if (sub.kind != ClientOp.Kind.CREATE) {
                 s.append(" :version ").append(sub.version);

@@ -310,15 +310,14 @@ public final class Simulator {
 
         @Override
         public void sessionStarted(SimClient client, long sessionId, boolean resumed) {
-            if (!resumed) {
-                history.session(eventProcess.get(client.address()), "connect", sessionId);
-            }
+            // a resumed session's :connect tells the history checker its watches were re-set by SetWatches
+            history.session(eventProcess.get(client.address()), "connect", sessionId);
         }
 
         @Override
         public void sessionEnded(SimClient client, long sessionId, boolean expired) {
             if (expired) {
-                history.session(eventProcess.get(client.address()), "session-expired", sessionId);
+                history.sessionExpired(eventProcess.get(client.address()), sessionId, digests.closeSessionZxid(sessionId));
             }
             ephemerals.sessionEnded(sessionId, expired, node.core());
         }

@@ -5,6 +5,7 @@ import io.zabkit.pipeline.Applier;
 import io.zabkit.session.Sessions;
 import io.zabkit.tree.DataTree;
 import io.zabkit.txn.Txn;
+import io.zabkit.wire.OpCode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -48,6 +49,20 @@ final class TreeDigestChecker {
 
     long restartsCompared() {
         return restartsCompared;
+    }
+
+    /**
+     * The zxid of the closeSession transaction that ended {@code sessionId} (the latest in the chain), or -1
+     * when the chain has none: a client told its session expired learns no zxid, but the history should carry it.
+     */
+    long closeSessionZxid(long sessionId) {
+        for (int i = chain.size() - 1; i >= 0; i--) {
+            Txn t = chain.get(i);
+            if (t.type() == OpCode.CLOSE_SESSION && t.sessionId() == sessionId) {
+                return t.zxid();
+            }
+        }
+        return -1;
     }
 
     /** A batch the core handed to storage: the next part of the chain. */

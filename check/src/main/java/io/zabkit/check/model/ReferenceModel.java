@@ -380,7 +380,7 @@ public final class ReferenceModel {
   }
 
   private static Stat stat(RefTree.Node n) {
-    return new Stat(n.czxid, n.mzxid, n.pzxid, null, null, n.version, n.cversion, null, n.ephemeralOwner, null, (long) n.children.size());
+    return new Stat(n.czxid, n.mzxid, n.pzxid, null, null, n.version, 2L * n.cversion - n.children.size(), null, n.ephemeralOwner, null, (long) n.children.size());
   }
 
   private void watch(Session s, String key) {
