@@ -24,6 +24,8 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.jute.BinaryInputArchive;
 import org.apache.zookeeper.data.Id;
@@ -57,6 +59,11 @@ public final class ServerCore {
     /** Open connections by id; sorted so that every iteration is deterministic. */
     private final Map<Long, Connection> connections = new TreeMap<>();
     private final Map<Long, Long> connectionBySession = new HashMap<>();
+    /**
+     * Connections whose head request is a sync waiting for a zxid, by that zxid: they are drained the
+     * moment it applies, so the reply carries exactly that zxid and not a later write of the session.
+     */
+    private final TreeMap<Long, Set<Long>> syncWaiters = new TreeMap<>();
     /** Transactions handed to storage and not yet applied, in zxid order. */
     private final Deque<Txn> uncommitted = new ArrayDeque<>();
     /** zxid of the newest transaction created (lastLogged once the runtime has written it). */
@@ -324,6 +331,7 @@ public final class ServerCore {
         if (conn != null) {
             drain(conn);
         }
+        wakeSyncWaiters(txn.zxid());
         maybeSnapshot();
     }
 
@@ -486,6 +494,7 @@ public final class ServerCore {
                 conn.lastZxid = p.zxid;
             } else if (r.type() == OpCode.SYNC) {
                 if (lastProcessed < p.zxid) {
+                    syncWaiters.computeIfAbsent(p.zxid, z -> new LinkedHashSet<>()).add(conn.id);
                     return;
                 }
                 reply = Replies.reply(r.xid(), lastProcessed, Err.OK,
@@ -504,6 +513,18 @@ public final class ServerCore {
             if (p.closeAfter || (r.type() == OpCode.CLOSE_SESSION && r.isWrite())) {
                 closeConnection(conn);
                 return;
+            }
+        }
+    }
+
+    /** Drains the connections whose sync waited for a zxid up to the one just applied. */
+    private void wakeSyncWaiters(long appliedZxid) {
+        while (!syncWaiters.isEmpty() && syncWaiters.firstKey() <= appliedZxid) {
+            for (long connId : syncWaiters.pollFirstEntry().getValue()) {
+                Connection waiting = connections.get(connId);
+                if (waiting != null) {
+                    drain(waiting);
+                }
             }
         }
     }

@@ -18,6 +18,7 @@ import org.apache.zookeeper.proto.GetDataRequest;
 import org.apache.zookeeper.proto.GetDataResponse;
 import org.apache.zookeeper.proto.ReplyHeader;
 import org.apache.zookeeper.proto.SetDataRequest;
+import org.apache.zookeeper.proto.SyncRequest;
 import org.apache.zookeeper.proto.WatcherEvent;
 import org.junit.jupiter.api.Test;
 
@@ -93,6 +94,28 @@ class ServerCoreTest {
         ReplyHeader second = CoreHarness.header(frames.get(1));
         assertEquals(3, second.getXid());
         assertEquals(first.getZxid(), second.getZxid(), "the event carries the zxid of the change");
+    }
+
+    @Test
+    void aSyncIsAnsweredAtTheZxidItWaitedFor() throws Exception {
+        CoreHarness h = new CoreHarness();
+        h.connect(1, 0, null);
+        h.connect(2, 0, null);
+        h.framesTo(1);
+        h.framesTo(2);
+        h.send(2, 1, OpCode.CREATE, new CreateRequest("/other", new byte[0], Acls.OPEN, 0));
+        long awaited = h.core.lastProposedZxid();
+        h.send(1, 1, OpCode.SYNC, new SyncRequest("/"));
+        h.send(1, 2, OpCode.CREATE, new CreateRequest("/mine", new byte[0], Acls.OPEN, 0));
+        h.collect();
+        h.core.persisted(awaited);
+        h.collect();
+        List<byte[]> frames = h.framesTo(1);
+        assertEquals(1, frames.size(), "the sync is answered as soon as the write it waited for applies");
+        assertEquals(awaited, CoreHarness.header(frames.get(0)).getZxid(),
+                "its reply must not claim the session's own later write (FifoClientOrder)");
+        h.persistAll();
+        assertEquals(awaited + 1, CoreHarness.header(h.framesTo(1).get(0)).getZxid());
     }
 
     @Test
