@@ -274,18 +274,19 @@ LeaderProcessFOLLOWERINFO(i, j) ==
                    envVars, ghostVars>>
 
 (* Follower i accepts a new epoch and reports its currentEpoch and last    *)
-(* zxid. The epoch must be strictly newer than any it accepted before, as  *)
-(* in the Zab paper: the Java server also ACKs an equal epoch, which lets  *)
-(* two leaders establish one epoch (see spec/README.md).                   *)
+(* zxid. An epoch equal to the one it already accepted is answered with    *)
+(* fresh = FALSE (the Java server sends epoch -1): the follower may sync   *)
+(* but its ACKEPOCH must not count toward establishing the epoch, since it *)
+(* may already have promised the epoch to another leader.                 *)
 FollowerProcessLEADERINFO(i, j) ==
     /\ state[i] = FOLLOWING /\ leaderOf[i] = j
     /\ Pending(i, j, LEADERINFO)
     /\ LET e == Msg(i, j).epoch
-       IN IF e > acceptedEpoch[i]
+       IN IF e >= acceptedEpoch[i]
           THEN /\ acceptedEpoch' = [acceptedEpoch EXCEPT ![i] = e]
                /\ msgs' = Send(Receive(msgs, j, i), i, j,
                                [mtype |-> ACKEPOCH, epoch |-> currentEpoch[i],
-                                zxid |-> LastZxid(history[i])])
+                                zxid |-> LastZxid(history[i]), fresh |-> e > acceptedEpoch[i]])
                /\ UNCHANGED <<state, zabState, leaderOf, leaderVars>>
           ELSE /\ FollowerAbandon(i, j)     \* the leader is behind: give up on it
                /\ UNCHANGED acceptedEpoch
@@ -311,16 +312,18 @@ LeaderProcessACKEPOCH(i, j) ==
     /\ state[i] = LEADING /\ j \in learners[i]
     /\ Pending(i, j, ACKEPOCH)
     /\ LET m == Msg(i, j)
-           ahead == \/ m.epoch > currentEpoch[i]
-                    \/ m.epoch = currentEpoch[i] /\ ZxidLT(LastZxid(history[i]), m.zxid)
-           recv == ackepochRecv[i] \cup {[sid |-> j, zxid |-> m.zxid]}
+           ahead == /\ m.fresh
+                    /\ \/ m.epoch > currentEpoch[i]
+                       \/ m.epoch = currentEpoch[i] /\ ZxidLT(LastZxid(history[i]), m.zxid)
+           recv == ackepochRecv[i] \cup {[sid |-> j, zxid |-> m.zxid, fresh |-> m.fresh]}
            sids == {r.sid : r \in recv}
+           promised == {r.sid : r \in {x \in recv : x.fresh}}
            e == leaderEpoch[i]
        IN IF ahead
           THEN /\ LeaderShutdown(i)   \* a follower knows more: this leader must not lead
                /\ UNCHANGED <<currentEpoch, leaders>>
           ELSE IF zabState[i] = DISCOVERY
-          THEN IF IsQuorum(sids \cup {i})
+          THEN IF IsQuorum(promised \cup {i})
                THEN /\ currentEpoch' = [currentEpoch EXCEPT ![i] = e]
                     /\ zabState' = [zabState EXCEPT ![i] = SYNCHRONIZATION]
                     /\ leaders' = leaders \cup {<<e, i>>}
