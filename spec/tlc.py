@@ -15,6 +15,7 @@ verdict differs from the expected one. Only the Python standard library is used.
 """
 import argparse
 import hashlib
+import resource
 import os
 import re
 import shutil
@@ -149,6 +150,7 @@ def run_model(model, workers, heap):
         cmd += ["-simulate", "-depth", "60"]
     cmd.append(model.module + ".tla")
     t0 = time.time()
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.Popen(cmd, cwd=SPEC, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
     lines = []
@@ -164,8 +166,10 @@ def run_model(model, workers, heap):
             proc.kill()
             proc.wait()
     elapsed = time.time() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
     shutil.rmtree(meta, ignore_errors=True)
-    return lines, elapsed, proc.returncode
+    return lines, elapsed, cpu
 
 
 def summarize(lines):
@@ -197,12 +201,12 @@ def summarize(lines):
     return res
 
 
-def write_results(rows, suite, total):
+def write_results(rows, suite, total, workers):
     os.makedirs(RESULTS, exist_ok=True)
     tsv = os.path.join(RESULTS, f"results-{suite}.tsv" if suite != "ci" else "results.tsv")
     md = os.path.join(RESULTS, f"results-{suite}.md" if suite != "ci" else "results.md")
     cols = ["model", "module", "size", "mode", "expected", "verdict", "ok",
-            "states", "distinct", "diameter", "seconds"]
+            "states", "distinct", "diameter", "seconds", "cpu_seconds"]
     with open(tsv, "w") as f:
         f.write("\t".join(cols) + "\n")
         for r in rows:
@@ -215,13 +219,15 @@ def write_results(rows, suite, total):
                 "found a counterexample violating it. The counterexample traces are in "
                 "`traces/`.\n\n")
         f.write("| model | size | mode | expected | verdict | distinct states | "
-                "diameter | time (s) | as expected |\n")
-        f.write("|---|---|---|---|---|---:|---:|---:|---|\n")
+                "diameter | wall (s) | CPU (s) | as expected |\n")
+        f.write("|---|---|---|---|---|---:|---:|---:|---:|---|\n")
         for r in rows:
             f.write(f"| {r['model']} | {r['size']} | {r['mode']} | {r['expected']} | "
                     f"{r['verdict']} | {r['distinct']} | {r['diameter']} | {r['seconds']} | "
-                    f"{'yes' if r['ok'] else 'NO'} |\n")
-        f.write(f"\nTotal TLC wall time: {total:.0f} s.\n")
+                    f"{r['cpu_seconds']} | {'yes' if r['ok'] else 'NO'} |\n")
+        cpu_total = sum(float(r["cpu_seconds"]) for r in rows)
+        f.write(f"\nTotal: {total:.0f} s wall, {cpu_total:.0f} s CPU (TLC with "
+                f"{workers} workers; wall time depends on what else the machine runs).\n")
     return tsv, md
 
 
@@ -248,13 +254,14 @@ def main():
     for i, model in enumerate(models, 1):
         print(f"[{i}/{len(models)}] {model.name}: {model.module} {model.cfg} "
               f"({model.size}; {model.mode}; expect {model.expected})", flush=True)
-        lines, elapsed, rc = run_model(model, args.workers, args.heap)
+        lines, elapsed, cpu = run_model(model, args.workers, args.heap)
         res = summarize(lines)
         ok = res["verdict"] == model.expected
         row = {"model": model.name, "module": model.module, "size": model.size,
                "mode": model.mode, "expected": model.expected, "verdict": res["verdict"],
                "ok": ok, "states": res["states"], "distinct": res["distinct"],
-               "diameter": res["diameter"], "seconds": f"{elapsed:.0f}"}
+               "diameter": res["diameter"], "seconds": f"{elapsed:.0f}",
+               "cpu_seconds": f"{cpu:.0f}"}
         rows.append(row)
         trace_path = os.path.join(RESULTS, "traces", model.name + ".txt")
         steps = parse_trace(lines)
@@ -270,18 +277,19 @@ def main():
         status = "ok" if ok else "UNEXPECTED"
         print(f"  => {status}: verdict {res['verdict']} (expected {model.expected}); "
               f"{res['distinct']} distinct states, diameter {res['diameter'] or '-'}, "
-              f"{elapsed:.0f} s {res['detail']}", flush=True)
+              f"{elapsed:.0f} s wall, {cpu:.0f} s CPU {res['detail']}", flush=True)
         if res["verdict"] == "error":
             print("\n".join("  | " + l for l in lines[-30:]))
     total = time.time() - t_all
     if args.only:
         return 0 if all(r["ok"] for r in rows) else 1
-    tsv, md = write_results(rows, args.suite, total)
+    tsv, md = write_results(rows, args.suite, total, args.workers)
     print(f"\nwrote {os.path.relpath(tsv, ROOT)} and {os.path.relpath(md, ROOT)}")
-    print(f"{'model':<28} {'expected':<24} {'verdict':<24} {'distinct':>10} {'time':>6}")
+    print(f"{'model':<26} {'expected':<23} {'verdict':<23} {'distinct':>9} {'wall':>6} {'cpu':>6}")
     for r in rows:
-        print(f"{r['model']:<28} {r['expected']:<24} {r['verdict']:<24} "
-              f"{r['distinct']:>10} {r['seconds']:>5}s {'' if r['ok'] else '  <-- UNEXPECTED'}")
+        print(f"{r['model']:<26} {r['expected']:<23} {r['verdict']:<23} "
+              f"{r['distinct']:>9} {r['seconds']:>5}s {r['cpu_seconds']:>5}s"
+              f"{'' if r['ok'] else '  <-- UNEXPECTED'}")
     bad = [r["model"] for r in rows if not r["ok"]]
     print(f"total {total:.0f} s; {len(rows) - len(bad)}/{len(rows)} verdicts as expected")
     if bad:
