@@ -61,8 +61,9 @@ ZkSpecEstablished == EstablishedInit /\ [][ZkNext]_allVars
 (* shape of the bug, so that breadth-first search reaches it: one session  *)
 (* (Writer) only writes and never uses the first leader L; the other       *)
 (* (Reader) only syncs and reads at L; only links to L break and never     *)
-(* heal; L does not step down on its own. Every trace found under them is  *)
-(* a trace of ZkSpec.                                                      *)
+(* heal; L does not step down on its own; the writer writes in epoch 2 and *)
+(* the reader syncs after that write completed. Every trace found under    *)
+(* them is a trace of ZkSpec.                                              *)
 Writer == CHOOSE s \in Session : TRUE
 Reader == CHOOSE s \in Session : s /= Writer
 StaleLeaderShape ==
@@ -73,6 +74,10 @@ StaleLeaderShape ==
     /\ sessServer[Reader] \in {NoServer, L}
     /\ sessServer[Writer] /= L
     /\ \A p \in partitioned : L \in p
+    \* the writer connects in epoch 2; the reader syncs after the write completed, reads after sync
+    /\ sessServer[Writer] /= NoServer => currentEpoch[sessServer[Writer]] = 2
+    /\ outstanding[Reader] /= <<>> => completed /= {}
+    /\ \A k \in 1..Len(inbox[Reader]) : inbox[Reader][k].type = "read" => syncFloor[Reader] /= {}
 StaleLeaderSteps ==
     /\ partitioned \subseteq partitioned'
     /\ state[L] = LEADING => state'[L] = LEADING

@@ -172,7 +172,7 @@ def run_model(model, workers, heap):
     return lines, elapsed, cpu
 
 
-def summarize(lines):
+def summarize(lines, simulate=False):
     text = "\n".join(lines)
     res = {"states": "", "distinct": "", "diameter": "", "verdict": "error", "detail": ""}
     m = re.findall(r"([\d,]+) states generated, ([\d,]+) distinct states found", text)
@@ -189,12 +189,12 @@ def summarize(lines):
         res["verdict"] = m.group(1)
     elif "Model checking completed. No error has been found." in text:
         res["verdict"] = "pass"
-    elif re.search(r"The number of states generated: \d+", text) and "Error:" not in text:
-        # simulation mode that ran out its time without finding a violation
+    elif simulate and "Finished in" in text and not re.search(r"^Error", text, re.M):
+        # simulation that ran out its time without finding a violation: not exhaustive
         res["verdict"] = "pass"
-        m = re.search(r"The number of states generated: ([\d,]+)", text)
-        res["states"] = m.group(1).replace(",", "")
-        res["detail"] = "simulation (not exhaustive)"
+        m = re.findall(r"Progress: ([\d,]+) states checked", text)
+        res["states"] = m[-1].replace(",", "") if m else ""
+        res["detail"] = "(simulation: random traces, not exhaustive)"
     else:
         errs = [l for l in lines if l.startswith("Error") or "Exception" in l]
         res["detail"] = "; ".join(errs[:3]) or "TLC ended without a verdict"
@@ -255,7 +255,7 @@ def main():
         print(f"[{i}/{len(models)}] {model.name}: {model.module} {model.cfg} "
               f"({model.size}; {model.mode}; expect {model.expected})", flush=True)
         lines, elapsed, cpu = run_model(model, args.workers, args.heap)
-        res = summarize(lines)
+        res = summarize(lines, model.mode.startswith("sim:"))
         ok = res["verdict"] == model.expected
         row = {"model": model.name, "module": model.module, "size": model.size,
                "mode": model.mode, "expected": model.expected, "verdict": res["verdict"],
