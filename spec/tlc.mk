@@ -12,3 +12,9 @@ tlc-deep: deps-tlc ## model-check the larger models (hours; not part of make tes
 	python3 $(ROOT)/spec/tlc.py --suite deep
 
 TEST_TARGETS += tlc
+
+tlc-mutants: deps-tlc ## show that each service property can fail: TLC must catch every mutant of ZooKeeper.tla
+	python3 $(ROOT)/spec/tlc.py --fetch
+	$(ROOT)/spec/mutants.sh
+
+TEST_TARGETS += tlc-mutants

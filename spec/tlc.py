@@ -235,10 +235,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--suite", choices=["ci", "deep"], default="ci")
     ap.add_argument("--only", action="append", help="run only this model (repeatable)")
+    ap.add_argument("--fetch", action="store_true", help="only fetch and verify the TLC jar")
     ap.add_argument("--workers", type=int, default=int(os.environ.get("TLC_WORKERS", "2")))
     ap.add_argument("--heap", default=os.environ.get("TLC_HEAP", "3g"))
     args = ap.parse_args()
 
+    if args.fetch:
+        ensure_jar()
+        print(f"tlc.py: {JAR} present, sha256 verified")
+        return 0
     models = load_models(os.path.join(SPEC, "models.tsv"))
     if args.only:
         unknown = set(args.only) - {m.name for m in models}
