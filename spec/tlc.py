@@ -51,7 +51,7 @@ def ensure_jar():
     if not os.path.exists(JAR):
         os.makedirs(TOOLS, exist_ok=True)
         print(f"tlc.py: fetching {JAR_ARTIFACT} with Maven into {TOOLS}", flush=True)
-        r = subprocess.run(["mvn", "-B", "-q", "dependency:copy",
+        r = subprocess.run(["mvn", "-B", "-q", "-Dstyle.color=never", "dependency:copy",
                             f"-Dartifact={JAR_ARTIFACT}", f"-DoutputDirectory={TOOLS}"],
                            cwd=ROOT)
         if r.returncode != 0 or not os.path.exists(JAR):
