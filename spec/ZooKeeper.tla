@@ -410,6 +410,16 @@ ZkSpec == ZkInit /\ [][ZkNext]_allVars
 ----------------------------------------------------------------------------
 (* Client-level properties.                                                *)
 
+\* Type invariant of the service variables (with Zab's TypeOK).
+ZkTypeOK ==
+    /\ TypeOK
+    /\ \A i \in Server : lastProcessed[i] \in 0..Len(history[i])
+    /\ sessServer \in [Session -> Server \cup {NoServer}]
+    /\ \A s \in Session : Len(outstanding[s]) <= 2 /\ forwarded[s] \in 0..Len(outstanding[s])
+    /\ \A s \in Session : nextCxid[s] \in 1..(MaxOps + 1)
+    /\ \A s \in Session : sessServer[s] = NoServer => inbox[s] = <<>>
+    /\ ops \in 0..MaxOps /\ disconnects \in 0..MaxDisconnects
+
 ClientTxns(seq, s) == {k \in 1..Len(seq) : seq[k].value.sess = s /\ seq[k].value.cxid > 0}
 
 \* FifoClientOrder: a session's requests take effect, and are answered, in the order it sent them.
