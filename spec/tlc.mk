@@ -1,0 +1,20 @@
+# TLA+ models of Zab and of ZooKeeper's client guarantees, checked with TLC.
+# The model list, with the verdict each model must reach, is spec/models.tsv.
+.PHONY: deps-tlc tlc tlc-deep
+
+deps-tlc:
+	@$(ENSURE) java maven python3
+
+tlc: deps-tlc ## model-check the CI models with TLC (every verdict must be as expected)
+	python3 $(ROOT)/spec/tlc.py --suite ci
+
+tlc-deep: deps-tlc ## model-check the larger models (hours; not part of make test)
+	python3 $(ROOT)/spec/tlc.py --suite deep
+
+TEST_TARGETS += tlc
+
+tlc-mutants: deps-tlc ## show that each service property can fail: TLC must catch every mutant of ZooKeeper.tla
+	python3 $(ROOT)/spec/tlc.py --fetch
+	$(ROOT)/spec/mutants.sh
+
+TEST_TARGETS += tlc-mutants

