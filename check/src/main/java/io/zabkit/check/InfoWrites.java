@@ -220,6 +220,14 @@ final class InfoWrites {
         return true;
       }
     }
+    return explainsMissingNodeOrVersion(tree, w, z, node, modelError);
+  }
+
+  /**
+   * A write the client saw fail with no-node where the model still has the node: an ended session, a
+   * guessed :info create, or an :info delete explains it; otherwise the version must explain the outcome.
+   */
+  private boolean explainsMissingNodeOrVersion(ModelTree tree, Call w, long z, ModelTree.Snap node, String modelError) {
     if ("no-node".equals(w.error) && modelError == null) {
       if (endUnknownSession(tree, node, z, w)) return true;
       if (tree.inferred(w.path)) { // a node only inferred from an :info create: its name or life was a guess
@@ -245,19 +253,7 @@ final class InfoWrites {
             || w.expectedVersion == -1 || w.expectedVersion == 0;
       }
     }
-    if ("no-node".equals(w.error) && modelError == null) {
-      if (endUnknownSession(tree, node, z, w)) return true;
-      if (tree.inferred(w.path)) { // a node only inferred from an :info create: its name or life was a guess
-        tree.remove(w.path, z, node.cause, false);
-        return true;
-      }
-      Call del = take(byPath.get(w.path), w.completeTime, Call.Kind.DELETE);
-      if (del != null) {
-        tree.remove(w.path, z, del, false);
-        return true;
-      }
-    }
-    return explainsVersion(tree, w, z, node, modelError);
+    return explainsMissingNodeOrVersion(tree, w, z, node, modelError);
   }
 
   /** A conditional write whose outcome needs the node's version to have moved by :info set-datas. */
