@@ -42,14 +42,13 @@
   (and (integer? (:process op)) (>= (:process op) c/setup-process-base)))
 
 (def zk-check-fs
-  "The client :f values of check/README.md (history format v1). :multi is documented there as
-  rejected (exit 2) until zk-check supports it, so it is not passed on."
-  #{:create :delete :set-data :write :cas :get-data :read :exists :get-children :sync
+  "The client :f values of check/README.md (history format v1); zk-check replays :multi atomically."
+  #{:create :delete :set-data :write :cas :get-data :read :exists :get-children :sync :multi
     :close-session :watch-event :session-expired :connect})
 
 (defn zk-check-history
   "What zk-check is given: history.edn without the ops its format does not define (campaign
-  composites such as :acquire, :read-config, :await-expiry, and :multi), nor the :f values the
+  composites such as :acquire, :read-config, :await-expiry), nor the :f values the
   workload excludes (:zk-check-exclude: e.g. the watch workload's events, whose watches were set
   inside the excluded :read-config). Nemesis ops stay: zk-check reads and skips them. Ops keep
   their :index, so a witness points into history.edn. Returns {:ops [...] :excluded {f count}}."
