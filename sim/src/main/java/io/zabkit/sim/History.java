@@ -74,7 +74,7 @@ final class History {
         }
     }
 
-    /** A fault: :process :nemesis, :type :info, :f :start-NodeCrash and the like. */
+    /** A fault: :process :nemesis, :type :info, :f a shared fault name (:NodeCrash, :NodeStart, ...), as the campaigns write it. */
     void nemesis(String f, String value) {
         if (enabled) {
             add(":info", ":nemesis", f, value, "");

@@ -140,7 +140,7 @@ public final class Simulator {
 
     private void maybeCrashOrRestart() {
         if (node.isUp() && faults.chance(options.crashProbability())) {
-            history.nemesis("start-NodeCrash", ":node" + SERVER);
+            history.nemesis("NodeCrash", ":node" + SERVER);
             node.crash();
             restartTick = clock.tick() + faults.between(1, options.restartDelayTicksMax());
         } else if (!node.isUp() && clock.tick() >= restartTick) {
@@ -149,7 +149,7 @@ public final class Simulator {
     }
 
     private void restart() {
-        history.nemesis("start-NodeStart", ":node" + SERVER);
+        history.nemesis("NodeStart", ":node" + SERVER);
         node.start();
         ServerCore core = node.core();
         core.checkInvariants();

@@ -61,7 +61,7 @@ class HistoryTest {
             }
         }
         assertTrue(open.isEmpty(), "ops never completed: " + open);
-        for (String f : List.of("create", "set-data", "get-data", "start-NodeCrash", "start-NodeStart")) {
+        for (String f : List.of("create", "set-data", "get-data", "NodeCrash", "NodeStart")) {
             assertNotNull(kinds.contains(f) ? f : null, "history has no :" + f + " op; kinds seen: " + kinds);
         }
     }
