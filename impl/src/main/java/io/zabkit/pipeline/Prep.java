@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.jute.Record;
 import org.apache.zookeeper.data.ACL;
-import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.proto.CheckVersionRequest;
 import org.apache.zookeeper.proto.CreateRequest;
 import org.apache.zookeeper.proto.DeleteRequest;
@@ -317,10 +316,5 @@ public final class Prep {
 
     private static org.apache.zookeeper.txn.Txn errorSubTxn(int code) {
         return new org.apache.zookeeper.txn.Txn(OpCode.ERROR, Jute.encode(new ErrorTxn(code)));
-    }
-
-    /** Identities are copied per request, so a later addauth does not change an earlier request. */
-    public static List<Id> identities(List<Id> ids) {
-        return List.copyOf(ids);
     }
 }

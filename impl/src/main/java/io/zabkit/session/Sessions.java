@@ -73,10 +73,6 @@ public final class Sessions {
         creating.add(sessionId);
     }
 
-    public boolean isCreating(long sessionId) {
-        return creating.contains(sessionId);
-    }
-
     // ---- replicated: applied from transactions ----
 
     public void applyCreate(long sessionId, int timeoutMs, long nowMs) {

@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zabkit.it.Clients.Events;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -32,42 +31,25 @@ import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.data.Stat;
 import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The client-visible rules of ZooKeeper (operations, exact stat fields, exact error codes, watches,
  * multi, ACLs, four-letter words), each checked through the official Java client. Subclasses pick the
  * server: zabkit's, and Apache ZooKeeper's own, which keeps every expectation here honest.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class ClientSemanticsContract {
+abstract class ClientSemanticsContract extends SharedServerContract {
     private static final byte[] DATA = "hello".getBytes(StandardCharsets.UTF_8);
     private static final List<ACL> OPEN = Ids.OPEN_ACL_UNSAFE;
 
-    Target server;
     ZooKeeper zk;
     Events events;
     /** A fresh root per test, so tests share one server and never see each other's nodes. */
     String root;
 
-    abstract Target.Factory factory();
-
-    @BeforeAll
-    void startServer(@TempDir Path dir) throws Exception {
-        server = factory().start(dir, Clients.freePort(), Target.Settings.FAST);
-    }
-
-    @AfterAll
-    void stopServer() throws Exception {
-        server.close();
-    }
 
     @BeforeEach
     void connect(TestInfo info) throws Exception {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -18,33 +17,16 @@ import org.apache.curator.framework.recipes.barriers.DistributedDoubleBarrier;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Curator's recipes (leader latch, lock, double barrier) work on the server, each client its own session. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class CuratorRecipesContract {
+abstract class CuratorRecipesContract extends SharedServerContract {
     private static final int CLIENTS = 3;
-    Target server;
     final List<CuratorFramework> clients = new ArrayList<>();
     ExecutorService pool;
 
-    abstract Target.Factory factory();
-
-    @BeforeAll
-    void startServer(@TempDir Path dir) throws Exception {
-        server = factory().start(dir, Clients.freePort(), Target.Settings.FAST);
-    }
-
-    @AfterAll
-    void stopServer() throws Exception {
-        server.close();
-    }
 
     @BeforeEach
     void openClients() throws Exception {
