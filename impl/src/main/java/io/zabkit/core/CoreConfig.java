@@ -1,5 +1,6 @@
 package io.zabkit.core;
 
+import io.zabkit.zab.ZabConfig;
 import java.util.Set;
 
 /**
@@ -17,10 +18,19 @@ import java.util.Set;
  * @param fourLetterWords     four-letter words answered on the client port ("*" = all)
  * @param sessionSecret       secret mixed into session passwords; random in production, seeded in simulation
  * @param describe            text for the `conf` four-letter word (client port, dirs, ...)
+ * @param zab                 the ensemble: voters, election and sync limits, broadcast variant
  */
 public record CoreConfig(long serverId, int tickTimeMs, int minSessionTimeoutMs, int maxSessionTimeoutMs,
                          int maxClientCnxns, int maxBufferBytes, int snapCount, boolean forceSync,
-                         Set<String> fourLetterWords, long sessionSecret, String describe) {
+                         Set<String> fourLetterWords, long sessionSecret, String describe, ZabConfig zab) {
+
+    /** A standalone server. */
+    public CoreConfig(long serverId, int tickTimeMs, int minSessionTimeoutMs, int maxSessionTimeoutMs,
+                      int maxClientCnxns, int maxBufferBytes, int snapCount, boolean forceSync,
+                      Set<String> fourLetterWords, long sessionSecret, String describe) {
+        this(serverId, tickTimeMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxClientCnxns, maxBufferBytes,
+                snapCount, forceSync, fourLetterWords, sessionSecret, describe, ZabConfig.standalone(serverId));
+    }
 
     public static final int DEFAULT_MAX_BUFFER = 0xfffff;
 
@@ -39,6 +49,18 @@ public record CoreConfig(long serverId, int tickTimeMs, int minSessionTimeoutMs,
             throw new IllegalArgumentException("jute.maxbuffer and snapCount must be positive");
         }
         fourLetterWords = Set.copyOf(fourLetterWords);
+        if (!zab.voters().contains(serverId)) {
+            throw new IllegalArgumentException("myid " + serverId + " is not among the voters " + zab.voters());
+        }
+    }
+
+    public CoreConfig withZab(ZabConfig ensemble) {
+        return new CoreConfig(serverId, tickTimeMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxClientCnxns,
+                maxBufferBytes, snapCount, forceSync, fourLetterWords, sessionSecret, describe, ensemble);
+    }
+
+    public boolean standalone() {
+        return zab.standaloneFor(serverId);
     }
 
     /** ZooKeeper's defaults around a tick time: sessions between 2 and 20 ticks. */

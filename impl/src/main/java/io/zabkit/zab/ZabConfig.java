@@ -1,0 +1,53 @@
+package io.zabkit.zab;
+
+import java.util.List;
+
+/**
+ * The ensemble settings of the core, from zoo.cfg (or from the simulator's seed).
+ *
+ * @param voters              the ids of the voting servers (server.N lines), sorted; one id when standalone
+ * @param initLimitTicks      ticks a follower may take to connect to and sync with a leader
+ * @param syncLimitTicks      ticks a follower may go without hearing from the leader (and vice versa)
+ * @param finalizeWaitMs      how long election waits for more votes once it sees a quorum for a leader
+ * @param variant             the broadcast phase (classic Zab unless configured)
+ * @param coinTossProbability ZabCt/ZabCT: the probability that a follower ACKs a proposal at once
+ * @param seed                seeds the coin toss; the core draws no randomness of its own
+ */
+public record ZabConfig(List<Long> voters, int initLimitTicks, int syncLimitTicks, int finalizeWaitMs,
+                        Variant variant, double coinTossProbability, long seed) {
+
+    public ZabConfig {
+        voters = voters.stream().sorted().distinct().toList();
+        if (voters.isEmpty()) {
+            throw new IllegalArgumentException("an ensemble needs at least one server");
+        }
+        if (initLimitTicks <= 0 || syncLimitTicks <= 0 || finalizeWaitMs < 0) {
+            throw new IllegalArgumentException("initLimit and syncLimit must be positive, the finalize wait not"
+                    + " negative; got " + initLimitTicks + ", " + syncLimitTicks + ", " + finalizeWaitMs);
+        }
+        if (coinTossProbability <= 0 || coinTossProbability > 1) {
+            throw new IllegalArgumentException("the coin-toss probability must be in (0, 1], got "
+                    + coinTossProbability);
+        }
+    }
+
+    /** A server on its own: no election, every write commits once it is durable. */
+    public static ZabConfig standalone(long serverId) {
+        return new ZabConfig(List.of(serverId), 10, 5, 200, Variant.Zab, 1.0, 0);
+    }
+
+    public boolean standaloneFor(long serverId) {
+        return voters.size() == 1 && voters.get(0) == serverId;
+    }
+
+    /** More than half of the voters: a quorum of the majority quorum system. */
+    public boolean isQuorum(java.util.Collection<Long> ids) {
+        int n = 0;
+        for (long id : ids) {
+            if (voters.contains(id)) {
+                n++;
+            }
+        }
+        return 2 * n > voters.size();
+    }
+}
