@@ -20,8 +20,11 @@ final class Connection {
     /** A request waiting for its reply. */
     static final class Pending {
         final Request request;
-        /** For writes and connects: the zxid of their transaction; for syncs: the zxid to catch up to. */
-        final long zxid;
+        /**
+         * For writes and connects: the zxid of their transaction (0 until the COMMIT of a write relayed
+         * to the leader); for syncs: the zxid to catch up to ({@link #AWAITING_LEADER} until the leader says).
+         */
+        long zxid;
         TxnResult result;
         /** A reply computed when the request arrived (auth, session-resume connect). */
         byte[] ready;
@@ -33,6 +36,9 @@ final class Connection {
             this.zxid = zxid;
         }
     }
+
+    /** A follower's sync before the leader said which zxid it must wait for. */
+    static final long AWAITING_LEADER = Long.MAX_VALUE;
 
     final long id;
     final String remoteAddress;
@@ -69,10 +75,22 @@ final class Connection {
         return colon > 0 && a.indexOf(':') == colon ? a.substring(0, colon) : a;
     }
 
-    Pending findWrite(long zxid) {
+    /**
+     * The write a committed transaction answers: by zxid when this server proposed it, else (a write
+     * relayed to the leader, zxid still 0) by the client's xid; a session create matches only its own.
+     */
+    Pending findWrite(long zxid, int cxid, int txnType) {
         for (Pending p : queue) {
             // A sync's zxid is the one it waits for, not its own: it must never take a write's result.
-            if (p.zxid == zxid && p.result == null && p.ready == null && p.request.isWrite()) {
+            if (p.result != null || p.ready != null || !p.request.isWrite()) {
+                continue;
+            }
+            if (p.zxid == zxid) {
+                return p;
+            }
+            boolean isCreate = p.request.type() == io.zabkit.wire.OpCode.CREATE_SESSION;
+            if (p.zxid == 0 && p.request.xid() == cxid
+                    && isCreate == (txnType == io.zabkit.wire.OpCode.CREATE_SESSION)) {
                 return p;
             }
         }

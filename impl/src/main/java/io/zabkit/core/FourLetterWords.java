@@ -45,8 +45,26 @@ final class FourLetterWords {
         }
     }
 
+    /** ZooKeeper's names for the server's role: standalone, leader, follower (or looking). */
+    static String mode(ServerCore core) {
+        if (core.config().standalone()) {
+            return "standalone";
+        }
+        switch (core.zab().state()) {
+            case LEADING:
+                return "leader";
+            case FOLLOWING:
+                return "follower";
+            default:
+                return "looking";
+        }
+    }
+
     private static String srvr(ServerCore core) {
         ServerStats s = core.stats();
+        if (!core.zab().isServing()) {
+            return "This ZooKeeper instance is not currently serving requests\n";
+        }
         return "Zookeeper version: " + VERSION + "\n"
                 + String.format(Locale.ROOT, "Latency min/avg/max: %d/%.4f/%d%n", s.minLatency(), s.avgLatency(),
                         s.latencyMaxMs)
@@ -55,7 +73,7 @@ final class FourLetterWords {
                 + "Connections: " + core.connectionCount() + "\n"
                 + "Outstanding: " + core.outstandingRequests() + "\n"
                 + "Zxid: " + Txn.zxidString(core.lastProcessedZxid()) + "\n"
-                + "Mode: standalone\n"
+                + "Mode: " + mode(core) + "\n"
                 + "Node count: " + core.tree().nodeCount() + "\n";
     }
 
@@ -92,7 +110,7 @@ final class FourLetterWords {
         ServerStats s = core.stats();
         StringBuilder b = new StringBuilder();
         line(b, "zk_version", VERSION);
-        line(b, "zk_server_state", "standalone");
+        line(b, "zk_server_state", mode(core));
         line(b, "zk_avg_latency", String.format(Locale.ROOT, "%.4f", s.avgLatency()));
         line(b, "zk_max_latency", s.latencyMaxMs);
         line(b, "zk_min_latency", s.minLatency());

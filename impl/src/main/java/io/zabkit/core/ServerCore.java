@@ -15,6 +15,10 @@ import io.zabkit.wire.Framer;
 import io.zabkit.wire.Jute;
 import io.zabkit.wire.OpCode;
 import io.zabkit.wire.Requests;
+import io.zabkit.zab.Effects;
+import io.zabkit.zab.Message;
+import io.zabkit.zab.Replica;
+import io.zabkit.zab.Zab;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -35,26 +39,34 @@ import org.apache.zookeeper.proto.SyncRequest;
 import org.apache.zookeeper.proto.SyncResponse;
 
 /**
- * The deterministic core of one standalone server: events in, effects out. It does no I/O, reads no
- * clock, starts no thread and draws no randomness: the runtime (production or simulated) feeds it
- * connection bytes, clock ticks and disk completions, and carries out the {@link Ready} batches it
- * hands back.
+ * The deterministic core of one server, standalone or in an ensemble: events in, effects out. It
+ * does no I/O, reads no clock, starts no thread and draws no randomness: the runtime (production or
+ * simulated) feeds it connection bytes, peer messages, clock ticks and disk completions, and carries
+ * out the {@link Ready} batches it hands back.
  *
- * <p>A write becomes a transaction at once (zxid assigned, appended to {@code uncommitted} and to the
- * next batch's entries); it is applied and answered only after {@link #persisted(long)} says it is
- * durable. Reads are answered from the applied tree, in order behind the session's earlier requests.
+ * <p>Replication is {@link Zab}'s: on the leader a write becomes a transaction at once (zxid assigned,
+ * proposed, logged); a follower relays it to the leader. Every server applies a transaction once Zab
+ * says it is committed (standalone: once durable) and answers the client that sent it. Reads are
+ * answered from the applied tree, in order behind the session's earlier requests. Clients are taken
+ * only in Zab's broadcast phase.
  */
-public final class ServerCore {
+public final class ServerCore implements Replica, Effects {
     private static final System.Logger LOG = System.getLogger("zabkit.core");
     private static final long CONTAINER_CHECK_INTERVAL_MS = 60_000;
 
     private final CoreConfig config;
-    private final DataTree tree;
-    private final Sessions sessions;
-    private final Prep prep;
-    private final Applier applier;
-    private final Reads reads;
+    // The replicated state; replaced as a whole when the leader sends a SNAP.
+    private DataTree tree;
+    private Sessions sessions;
+    private Prep prep;
+    private Applier applier;
+    private Reads reads;
+    private final Zab zab;
     private final ServerStats stats = new ServerStats();
+    /** True while the constructor replays the log: no snapshot is due for transactions already on disk. */
+    private boolean recovering;
+    /** Follower: sessions seen alive since the last ping, with their timeouts, for the leader. */
+    private final Map<Long, Integer> touchedSinceLastPing = new TreeMap<>();
 
     /** Open connections by id; sorted so that every iteration is deterministic. */
     private final Map<Long, Connection> connections = new TreeMap<>();
@@ -64,62 +76,79 @@ public final class ServerCore {
      * moment it applies, so the reply carries exactly that zxid and not a later write of the session.
      */
     private final TreeMap<Long, Set<Long>> syncWaiters = new TreeMap<>();
-    /** Transactions handed to storage and not yet applied, in zxid order. */
-    private final Deque<Txn> uncommitted = new ArrayDeque<>();
-    /** zxid of the newest transaction created (lastLogged once the runtime has written it). */
-    private long lastProposedZxid;
-    private long lastPersistedZxid;
     private long nowMs;
     private boolean clockStarted;
     private long lastContainerCheckMs;
     private int txnsSinceSnapshot;
 
+    private long readyTruncate = Ready.NO_TRUNCATE;
+    private Snapshot readyInstall;
+    private Ready.Epochs readyEpochs;
     private List<Txn> readyEntries = new ArrayList<>();
     private List<Ready.Outbound> readySends = new ArrayList<>();
     private List<Long> readyCloses = new ArrayList<>();
+    private List<Ready.PeerOut> readyPeerOut = new ArrayList<>();
     private Snapshot readySnapshot;
 
+    /**
+     * Recovers from what storage found. A standalone server applies its whole log and serves at once;
+     * an ensemble member applies only its snapshot, since the rest of its log may not be committed,
+     * and starts looking for a leader at its first tick.
+     */
     public ServerCore(CoreConfig config, RecoveredState recovered) {
         this.config = config;
-        DataTree restoredTree = new DataTree();
-        Sessions restoredSessions = new Sessions(config.serverId(), config.sessionSecret());
-        long restoredZxid = 0;
         if (recovered.snapshot() != null) {
             try {
-                SnapshotCodec.Decoded d = SnapshotCodec.decode(recovered.snapshot(), config.maxBufferBytes());
-                restoredTree = d.tree();
-                for (Map.Entry<Long, Integer> e : d.sessionTimeouts().entrySet()) {
-                    restoredSessions.applyCreate(e.getKey(), e.getValue(), 0);
-                }
-                restoredZxid = d.zxid();
+                useState(recovered.snapshot());
             } catch (IOException e) {
                 throw new IllegalStateException("snapshot 0x" + Long.toHexString(recovered.snapshot().zxid())
                         + " is unreadable: " + e.getMessage(), e);
             }
+        } else {
+            useState(new DataTree(), new Sessions(config.serverId(), config.sessionSecret()), 0);
         }
-        this.tree = restoredTree;
-        this.sessions = restoredSessions;
-        this.applier = new Applier(tree, sessions, restoredZxid);
+        this.zab = new Zab(config.serverId(), config.zab(), config.tickTimeMs(), this, this,
+                recovered.acceptedEpoch(), recovered.currentEpoch(), recovered.txns());
+        if (config.standalone()) {
+            recovering = true;
+            zab.startStandalone();
+            recovering = false;
+            tree.watches().drainFired();
+            readySnapshot = null;
+            assert recovered.lastZxid() == applier.lastProcessedZxid() : "replay did not reach the recovered log's end";
+        }
+    }
+
+    private void useState(Snapshot snapshot) throws IOException {
+        SnapshotCodec.Decoded d = SnapshotCodec.decode(snapshot, config.maxBufferBytes());
+        Sessions restored = new Sessions(config.serverId(), config.sessionSecret());
+        for (Map.Entry<Long, Integer> e : d.sessionTimeouts().entrySet()) {
+            restored.applyCreate(e.getKey(), e.getValue(), nowMs);
+        }
+        useState(d.tree(), restored, d.zxid());
+    }
+
+    private void useState(DataTree newTree, Sessions newSessions, long zxid) {
+        this.tree = newTree;
+        this.sessions = newSessions;
+        this.applier = new Applier(tree, sessions, zxid);
         this.prep = new Prep(tree, sessions, config.maxBufferBytes());
         this.reads = new Reads(tree);
-        for (Txn txn : recovered.txns()) {
-            applier.apply(txn, 0);
-            tree.watches().drainFired();
-        }
-        this.lastProposedZxid = applier.lastProcessedZxid();
-        this.lastPersistedZxid = lastProposedZxid;
-        assert recovered.lastZxid() == lastProposedZxid : "replay did not reach the recovered log's end";
     }
 
     // ------------------------------------------------------------------ events
 
-    /** The clock advanced. Expires sessions and empty containers. */
+    /** The clock advanced. Drives Zab's timers; the leader expires sessions and empty containers. */
     public void tick(long wallClockMs) {
         nowMs = Math.max(nowMs, wallClockMs);
         if (!clockStarted) {
             clockStarted = true;
             sessions.touchAll(nowMs); // every recovered session gets a full timeout to come back
             lastContainerCheckMs = nowMs;
+        }
+        zab.tick(nowMs);
+        if (!zab.isServingLeader()) {
+            return;
         }
         for (long sessionId : sessions.expired(nowMs)) {
             LOG.log(System.Logger.Level.INFO, "expiring session 0x{0} (timeout {1} ms)",
@@ -187,16 +216,23 @@ public final class ServerCore {
         }
     }
 
-    /** The log is durable up to zxid: those transactions commit, apply and get their replies. */
+    /** The log is durable up to zxid: Zab may now ACK, commit and deliver those transactions. */
     public void persisted(long zxid) {
-        if (zxid > lastProposedZxid) {
-            throw new IllegalArgumentException("persisted(" + Txn.zxidString(zxid) + ") beyond the last proposed "
-                    + Txn.zxidString(lastProposedZxid));
+        if (zxid > zab.lastLoggedZxid() && Txn.epochOf(zxid) == zab.currentEpoch()) {
+            throw new IllegalArgumentException("persisted(" + Txn.zxidString(zxid) + ") beyond the last logged "
+                    + Txn.zxidString(zab.lastLoggedZxid()));
         }
-        lastPersistedZxid = Math.max(lastPersistedZxid, zxid);
-        while (!uncommitted.isEmpty() && uncommitted.peekFirst().zxid() <= zxid) {
-            commit(uncommitted.removeFirst());
-        }
+        zab.persisted(zxid);
+    }
+
+    /** A message from another server of the ensemble. */
+    public void peerMessage(long from, Message message) {
+        zab.receive(from, message);
+    }
+
+    /** The link to another server broke; anything in flight on it may be lost. */
+    public void peerDisconnected(long peer) {
+        zab.peerDisconnected(peer);
     }
 
     public void snapshotWritten(long zxid) {
@@ -206,20 +242,62 @@ public final class ServerCore {
     // ------------------------------------------------------------------ effects
 
     public boolean hasReady() {
-        return !readyEntries.isEmpty() || !readySends.isEmpty() || !readyCloses.isEmpty() || readySnapshot != null;
+        return readyTruncate != Ready.NO_TRUNCATE || readyInstall != null || readyEpochs != null
+                || !readyEntries.isEmpty() || !readySends.isEmpty() || !readyCloses.isEmpty()
+                || readySnapshot != null || !readyPeerOut.isEmpty();
     }
 
     public Ready ready() {
         if (!hasReady()) {
             return Ready.EMPTY;
         }
-        Ready r = new Ready(readyEntries, config.forceSync() && !readyEntries.isEmpty(), readySnapshot,
-                readySends, readyCloses);
+        Ready r = new Ready(readyTruncate, readyInstall, readyEpochs, readyEntries,
+                config.forceSync() && !readyEntries.isEmpty(), readySnapshot, readySends, readyCloses, readyPeerOut);
+        readyTruncate = Ready.NO_TRUNCATE;
+        readyInstall = null;
+        readyEpochs = null;
         readyEntries = new ArrayList<>();
         readySends = new ArrayList<>();
         readyCloses = new ArrayList<>();
+        readyPeerOut = new ArrayList<>();
         readySnapshot = null;
         return r;
+    }
+
+    // ------------------------------------------------------------------ Effects (Zab's output)
+
+    @Override
+    public void truncateLog(long zxid) {
+        // Entries of this batch are newer than anything a TRUNC cuts: the truncation goes first.
+        assert readyEntries.isEmpty() : "TRUNC after entries in the same batch";
+        readyTruncate = zxid;
+    }
+
+    @Override
+    public void installSnapshot(Snapshot snapshot) {
+        assert readyEntries.isEmpty() : "SNAP after entries in the same batch";
+        readyInstall = snapshot;
+        readySnapshot = null;
+    }
+
+    @Override
+    public void storeEpochs(long acceptedEpoch, long currentEpoch) {
+        readyEpochs = new Ready.Epochs(acceptedEpoch, currentEpoch);
+    }
+
+    @Override
+    public void log(Txn txn) {
+        readyEntries.add(txn);
+    }
+
+    @Override
+    public void send(long to, Message message) {
+        readyPeerOut.add(new Ready.PeerOut(to, message));
+    }
+
+    @Override
+    public void resetLink(long peer) {
+        readyPeerOut.add(new Ready.PeerOut(peer, null));
     }
 
     // ------------------------------------------------------------------ state for runtimes, 4lw, tests
@@ -229,7 +307,12 @@ public final class ServerCore {
     }
 
     public long lastProposedZxid() {
-        return lastProposedZxid;
+        return zab.lastLoggedZxid();
+    }
+
+    /** This server's Zab: role, epochs, history; for the simulator's invariants, 4lw and tests. */
+    public Zab zab() {
+        return zab;
     }
 
     public DataTree tree() {
@@ -271,12 +354,9 @@ public final class ServerCore {
     /** Invariants of the whole core; the simulator calls this after every step. */
     public void checkInvariants() {
         tree.checkInvariants();
-        check(applier.lastProcessedZxid() <= lastPersistedZxid, "applied a transaction that is not durable");
-        check(lastPersistedZxid <= lastProposedZxid, "durable beyond what was proposed");
-        long previous = applier.lastProcessedZxid();
-        for (Txn t : uncommitted) {
-            check(t.zxid() > previous, "uncommitted transactions out of zxid order at " + t);
-            previous = t.zxid();
+        zab.checkInvariants();
+        if (zab.isServing()) {
+            check(connections.isEmpty() || zab.isServing(), "clients connected outside broadcast");
         }
         for (long sessionId : tree.sessionsWithEphemerals()) {
             check(sessions.exists(sessionId), "ephemerals of session 0x" + Long.toHexString(sessionId)
@@ -293,23 +373,17 @@ public final class ServerCore {
     // ------------------------------------------------------------------ pipeline
 
     private long nextZxid() {
-        long epoch = Txn.epochOf(lastProposedZxid);
-        long counter = Txn.counterOf(lastProposedZxid) + 1;
-        if (counter > 0xffffffffL) {
-            throw new IllegalStateException("zxid counter exhausted in epoch " + epoch
-                    + "; a standalone server cannot start a new epoch without an election");
-        }
-        lastProposedZxid = Txn.zxid(epoch, counter);
-        return lastProposedZxid;
+        return zab.nextZxid();
     }
 
     private void propose(Txn txn) {
-        assert txn.zxid() == lastProposedZxid : "proposals must be made in zxid order: " + txn;
-        uncommitted.addLast(txn);
-        readyEntries.add(txn);
+        zab.propose(txn);
     }
 
-    private void commit(Txn txn) {
+    // ------------------------------------------------------------------ Replica (what Zab asks of us)
+
+    @Override
+    public void deliver(Txn txn) {
         TxnResult result = applier.apply(txn, nowMs);
         prep.applied(txn.zxid());
         deliverWatches(tree.watches().drainFired());
@@ -317,9 +391,10 @@ public final class ServerCore {
         Long connId = txn.sessionId() == 0 ? null : connectionBySession.get(txn.sessionId());
         Connection conn = connId == null ? null : connections.get(connId);
         if (conn != null) {
-            Connection.Pending p = conn.findWrite(txn.zxid());
+            Connection.Pending p = conn.findWrite(txn.zxid(), txn.cxid(), txn.type());
             if (p != null) {
                 p.result = result;
+                p.zxid = txn.zxid();
             } else if (txn.type() == OpCode.CLOSE_SESSION) {
                 closeConnection(conn); // expired while connected: the client learns on reconnect
                 conn = null;
@@ -335,7 +410,100 @@ public final class ServerCore {
         maybeSnapshot();
     }
 
+
+    @Override
+    public Snapshot snapshotOfAppliedState() {
+        return SnapshotCodec.encode(tree, sessions, applier.lastProcessedZxid());
+    }
+
+    @Override
+    public void install(Snapshot snapshot) throws IOException {
+        assert connections.isEmpty() : "SNAP while serving clients";
+        useState(snapshot);
+        txnsSinceSnapshot = 0;
+    }
+
+    @Override
+    public void startServing(boolean leading) {
+        prep = new Prep(tree, sessions, config.maxBufferBytes()); // no pending changes of an older leader
+        if (leading) {
+            sessions.touchAll(nowMs); // a new leader gives every session a full timeout to reconnect
+            lastContainerCheckMs = nowMs;
+        }
+    }
+
+    @Override
+    public void stopServing(String why) {
+        for (Connection c : new ArrayList<>(connections.values())) {
+            LOG.log(System.Logger.Level.INFO, "closing connection {0} from {1}: {2}", c.id, c.remoteAddress, why);
+            closeConnection(c);
+        }
+        syncWaiters.clear();
+        touchedSinceLastPing.clear();
+    }
+
+    @Override
+    public Txn prepareForwarded(Message.Forward f, long zxid) throws IOException {
+        sessions.touch(f.sessionId(), nowMs);
+        if (f.type() == OpCode.CREATE_SESSION) {
+            sessions.beginCreate(f.sessionId());
+            return prep.createSession(f.sessionId(), f.timeoutMs(), zxid, nowMs);
+        }
+        BinaryInputArchive in = Jute.reader(f.packet(), config.maxBufferBytes());
+        RequestHeader h = new RequestHeader();
+        h.deserialize(in, "header");
+        Object body = Requests.decode(h.getType(), in);
+        Request r = new Request(-1, f.sessionId(), h.getXid(), h.getType(), body, f.authIds(), nowMs);
+        if (!r.isWrite()) {
+            throw new IOException("a relayed request must be a write, got " + OpCode.name(r.type()));
+        }
+        return prep.prepare(r, zxid, nowMs);
+    }
+
+    @Override
+    public void syncReplied(long sessionId, int cxid, long zxid) {
+        Long connId = connectionBySession.get(sessionId);
+        Connection conn = connId == null ? null : connections.get(connId);
+        if (conn == null) {
+            return; // the client left; nobody waits for this sync
+        }
+        for (Connection.Pending p : conn.queue) {
+            if (p.request.type() == OpCode.SYNC && p.request.xid() == cxid && p.zxid == Connection.AWAITING_LEADER) {
+                p.zxid = zxid;
+                break;
+            }
+        }
+        drain(conn);
+    }
+
+    @Override
+    public void sessionsAlive(List<Message.SessionTouch> touches) {
+        for (Message.SessionTouch t : touches) {
+            sessions.touch(t.sessionId(), nowMs);
+        }
+    }
+
+    @Override
+    public List<Message.SessionTouch> drainTouchedSessions() {
+        List<Message.SessionTouch> out = new ArrayList<>();
+        for (Map.Entry<Long, Integer> e : touchedSinceLastPing.entrySet()) {
+            out.add(new Message.SessionTouch(e.getKey(), e.getValue()));
+        }
+        touchedSinceLastPing.clear();
+        return out;
+    }
+
+    private void touch(long sessionId) {
+        sessions.touch(sessionId, nowMs);
+        if (zab.isServingFollower() && sessionId != 0) {
+            touchedSinceLastPing.put(sessionId, sessions.timeoutMs(sessionId));
+        }
+    }
+
     private void maybeSnapshot() {
+        if (recovering) {
+            return;
+        }
         if (++txnsSinceSnapshot >= config.snapCount()) {
             txnsSinceSnapshot = 0;
             readySnapshot = SnapshotCodec.encode(tree, sessions, applier.lastProcessedZxid());
@@ -369,6 +537,11 @@ public final class ServerCore {
 
     private void handleConnect(Connection conn, byte[] packet) throws IOException {
         ConnectRequestView c = ConnectRequestView.decode(packet, config.maxBufferBytes());
+        if (!zab.isServing()) {
+            reject(conn, "this server is not serving: it is " + zab.state() + " in " + zab.zabState()
+                    + "; the client must try another server");
+            return;
+        }
         long lastProcessed = applier.lastProcessedZxid();
         if (c.lastZxidSeen() > lastProcessed) {
             reject(conn, "refusing session request: client has seen zxid " + Txn.zxidString(c.lastZxidSeen())
@@ -382,10 +555,16 @@ public final class ServerCore {
             long sessionId = sessions.newSessionId(nowMs);
             sessions.beginCreate(sessionId);
             bind(conn, sessionId, timeoutMs);
-            Txn txn = prep.createSession(sessionId, timeoutMs, nextZxid(), nowMs);
-            propose(txn);
+            long zxid = 0;
+            if (zab.isServingLeader()) {
+                Txn txn = prep.createSession(sessionId, timeoutMs, nextZxid(), nowMs);
+                propose(txn);
+                zxid = txn.zxid();
+            } else {
+                zab.forward(new Message.Forward(sessionId, 0, OpCode.CREATE_SESSION, timeoutMs, new byte[0], List.of()));
+            }
             conn.queue.addLast(new Connection.Pending(
-                    new Request(conn.id, sessionId, 0, OpCode.CREATE_SESSION, null, List.of(), nowMs), txn.zxid()));
+                    new Request(conn.id, sessionId, 0, OpCode.CREATE_SESSION, null, List.of(), nowMs), zxid));
             stats.sessionsCreated++;
             return;
         }
@@ -408,7 +587,7 @@ public final class ServerCore {
         }
         int sessionTimeout = sessions.timeoutMs(sessionId) > 0 ? sessions.timeoutMs(sessionId) : timeoutMs;
         bind(conn, sessionId, sessionTimeout);
-        sessions.touch(sessionId, nowMs);
+        touch(sessionId);
         Connection.Pending p = new Connection.Pending(marker, 0);
         p.ready = Replies.connectResponse(sessionTimeout, sessionId, sessions.password(sessionId));
         conn.queue.addLast(p);
@@ -425,7 +604,7 @@ public final class ServerCore {
         BinaryInputArchive in = Jute.reader(packet, config.maxBufferBytes());
         RequestHeader h = new RequestHeader();
         h.deserialize(in, "header");
-        sessions.touch(conn.sessionId, nowMs);
+        touch(conn.sessionId);
         conn.lastOp = OpCode.name(h.getType());
         if (h.getType() == OpCode.AUTH) {
             handleAuth(conn, h, in);
@@ -437,12 +616,19 @@ public final class ServerCore {
         Object body = Requests.decode(h.getType(), in);
         Request r = new Request(conn.id, conn.sessionId, h.getXid(), h.getType(), body, List.copyOf(conn.authIds), nowMs);
         long waitFor = 0;
-        if (r.isWrite()) {
+        if (r.isWrite() && zab.isServingLeader()) {
             Txn txn = prep.prepare(r, nextZxid(), nowMs);
             propose(txn);
             waitFor = txn.zxid();
+        } else if (r.isWrite()) {
+            // The leader orders writes: relay it; the COMMIT brings its zxid back.
+            zab.forward(new Message.Forward(conn.sessionId, h.getXid(), h.getType(), conn.timeoutMs, packet,
+                    List.copyOf(conn.authIds)));
+        } else if (r.type() == OpCode.SYNC && zab.isServingLeader()) {
+            waitFor = zab.lastLoggedZxid(); // the reply waits until everything issued before it is applied
         } else if (r.type() == OpCode.SYNC) {
-            waitFor = lastProposedZxid; // the reply waits until everything issued before it is applied
+            waitFor = Connection.AWAITING_LEADER; // the leader says how far this follower must catch up
+            zab.forwardSync(conn.sessionId, h.getXid());
         }
         conn.queue.addLast(new Connection.Pending(r, waitFor));
         drain(conn);
@@ -493,6 +679,9 @@ public final class ServerCore {
                 reply = Replies.writeReply(r.xid(), p.zxid, r.type(), p.result);
                 conn.lastZxid = p.zxid;
             } else if (r.type() == OpCode.SYNC) {
+                if (p.zxid == Connection.AWAITING_LEADER) {
+                    return;
+                }
                 if (lastProcessed < p.zxid) {
                     syncWaiters.computeIfAbsent(p.zxid, z -> new LinkedHashSet<>()).add(conn.id);
                     return;

@@ -1,0 +1,25 @@
+package io.zabkit.zab;
+
+import io.zabkit.storage.Snapshot;
+import io.zabkit.txn.Txn;
+
+/** Where Zab puts what it wants done; the core gathers it into the next Ready batch, in this order. */
+public interface Effects {
+    /** Drop every logged transaction after zxid (TRUNC), durably, before anything else of the batch. */
+    void truncateLog(long zxid);
+
+    /** Replace state and log by this snapshot (SNAP), durably, before anything else of the batch. */
+    void installSnapshot(Snapshot snapshot);
+
+    /** Store both epochs durably before any message of the batch leaves. */
+    void storeEpochs(long acceptedEpoch, long currentEpoch);
+
+    /** Append a transaction to the log; {@code persisted} reports it durable. */
+    void log(Txn txn);
+
+    /** A message to another server. */
+    void send(long to, Message message);
+
+    /** Close the link to a server (both directions), so that it notices at once. */
+    void resetLink(long peer);
+}
