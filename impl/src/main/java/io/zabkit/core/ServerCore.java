@@ -65,6 +65,8 @@ public final class ServerCore implements Replica, Effects {
     private final ServerStats stats = new ServerStats();
     /** True while the constructor replays the log: no snapshot is due for transactions already on disk. */
     private boolean recovering;
+    /** Told of every transaction applied, in order (the simulator's agreement and digest checks). */
+    private java.util.function.Consumer<Txn> appliedListener = t -> { };
     /** Follower: sessions seen alive since the last ping, with their timeouts, for the leader. */
     private final Map<Long, Integer> touchedSinceLastPing = new TreeMap<>();
 
@@ -382,9 +384,15 @@ public final class ServerCore implements Replica, Effects {
 
     // ------------------------------------------------------------------ Replica (what Zab asks of us)
 
+    /** Observes every transaction this server applies, in order; for simulation and tests. */
+    public void onApplied(java.util.function.Consumer<Txn> listener) {
+        this.appliedListener = listener;
+    }
+
     @Override
     public void deliver(Txn txn) {
         TxnResult result = applier.apply(txn, nowMs);
+        appliedListener.accept(txn);
         prep.applied(txn.zxid());
         deliverWatches(tree.watches().drainFired());
         stats.txnsApplied++;

@@ -350,6 +350,11 @@ public final class Zab {
         return history.after(history.floor());
     }
 
+    /** The transactions held in memory after zxid. */
+    public List<Txn> historyAfter(long zxid) {
+        return history.range(zxid, history.lastZxid());
+    }
+
     public long historyFloor() {
         return history.floor();
     }

@@ -47,7 +47,10 @@ final class SimClient implements Endpoint {
     private record Pending(int xid, int type, ClientOp op) {}
 
     private final int address;
-    private final int server;
+    /** The ensemble's servers; the client tries them in turn, as ZooKeeper's client does. */
+    private final int[] servers;
+    private int serverIndex;
+    private int server;
     private final Options options;
     private final Prng prng;
     private final SimClock clock;
@@ -85,10 +88,12 @@ final class SimClient implements Endpoint {
     private final TreeMap<String, Long> childWatches = new TreeMap<>();
     private final List<String> ownSequential = new ArrayList<>();
 
-    SimClient(int address, int server, Options options, Prng prng, SimClock clock, SimNetwork network,
+    SimClient(int address, int[] servers, Options options, Prng prng, SimClock clock, SimNetwork network,
               ClientCodec codec, Workload workload, ClientObserver observer, History history, Trace trace) {
         this.address = address;
-        this.server = server;
+        this.servers = servers.clone();
+        this.serverIndex = servers.length == 1 ? 0 : prng.between(0, servers.length - 1);
+        this.server = servers[serverIndex];
         this.options = options;
         this.prng = prng;
         this.clock = clock;
@@ -107,6 +112,11 @@ final class SimClient implements Endpoint {
 
     int address() {
         return address;
+    }
+
+    /** The server this client is (or was last) connected to. */
+    int server() {
+        return server;
     }
 
     long sessionId() {
@@ -177,6 +187,8 @@ final class SimClient implements Endpoint {
         if (phase == Phase.IDLE && now >= reconnectTick) {
             phase = Phase.CONNECTING;
             frames = new FrameReader(0xfffff);
+            server = servers[serverIndex];
+            serverIndex = (serverIndex + 1) % servers.length;
             connId = network.connect(address, server);
             return;
         }

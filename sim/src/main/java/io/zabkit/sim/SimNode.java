@@ -6,6 +6,7 @@ import io.zabkit.core.ServerCore;
 import io.zabkit.storage.RecoveredState;
 import io.zabkit.storage.Storage;
 import io.zabkit.txn.Txn;
+import io.zabkit.zab.Message;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -19,7 +20,7 @@ import java.util.function.Consumer;
  * delay drawn from the seed. A crash (NodeCrash) drops the core and tears the disks; a start
  * (NodeStart) recovers from what the disks kept.
  */
-final class SimNode implements Endpoint {
+final class SimNode implements Endpoint, SimPeerNetwork.Peer {
     /** An fsync in progress: when it completes, the log is durable up to {@code zxid}. */
     private record SyncInFlight(long doneTick, long zxid) {}
 
@@ -34,6 +35,8 @@ final class SimNode implements Endpoint {
     private final SimNetwork network;
     private final Trace trace;
     private final Consumer<List<Txn>> proposed;
+    private final SimPeerNetwork peers;
+    private final Consumer<Txn> applied;
     private final SimDisk logDisk;
     private final SimDisk snapshotDisk;
     private final Deque<SyncInFlight> syncs = new ArrayDeque<>();
@@ -47,6 +50,17 @@ final class SimNode implements Endpoint {
     /** @param proposed told of every batch of transactions the core hands to storage (the canonical chain) */
     SimNode(int address, CoreConfig config, SimOptions options, Prng prng, SimClock clock, SimNetwork network,
             Trace trace, Consumer<List<Txn>> proposed) {
+        this(address, config, options, prng, clock, network, null, trace, proposed, t -> { });
+    }
+
+    /**
+     * @param peers   the links to the other servers of an ensemble (null standalone)
+     * @param applied told of every transaction the core applies, in order
+     */
+    SimNode(int address, CoreConfig config, SimOptions options, Prng prng, SimClock clock, SimNetwork network,
+            SimPeerNetwork peers, Trace trace, Consumer<List<Txn>> proposed, Consumer<Txn> applied) {
+        this.peers = peers;
+        this.applied = applied;
         this.address = address;
         this.config = config;
         this.options = options;
@@ -72,6 +86,10 @@ final class SimNode implements Endpoint {
         return crashes;
     }
 
+    int address() {
+        return address;
+    }
+
     /** NodeStart: recover from the disks and build a fresh core on what they kept. */
     void start() {
         assert core == null : "start of a running node";
@@ -83,6 +101,7 @@ final class SimNode implements Endpoint {
             throw new Violation("Recovery", "node " + address + " cannot recover after a crash: " + e);
         }
         core = new ServerCore(config, recovered);
+        core.onApplied(applied);
         starts++;
         lastSyncDoneTick = clock.tick();
         trace.event("NodeStart", "node " + address + " recovered lastProcessed=0x"
@@ -90,6 +109,9 @@ final class SimNode implements Endpoint {
                 + (recovered.snapshot() == null ? "none" : Txn.zxidString(recovered.snapshot().zxid()))
                 + " txns=" + recovered.txns().size());
         network.upAgain(address);
+        if (peers != null) {
+            peers.attach(address, this);
+        }
         core.tick(clock.nowMs());
         processReady();
     }
@@ -98,6 +120,9 @@ final class SimNode implements Endpoint {
     void crash() {
         assert core != null : "crash of a stopped node";
         network.down(address);
+        if (peers != null) {
+            peers.down(address);
+        }
         core = null;
         storage = null;
         syncs.clear();
@@ -152,6 +177,26 @@ final class SimNode implements Endpoint {
         processReady();
     }
 
+    // ------------------------------------------------------------------ SimPeerNetwork.Peer
+
+    @Override
+    public void peerMessage(long from, Message m) {
+        if (core == null) {
+            return;
+        }
+        core.peerMessage(from, m);
+        processReady();
+    }
+
+    @Override
+    public void peerDisconnected(long peer) {
+        if (core == null) {
+            return;
+        }
+        core.peerDisconnected(peer);
+        processReady();
+    }
+
     // ------------------------------------------------------------------ the Ready loop
 
     private void processReady() {
@@ -169,10 +214,29 @@ final class SimNode implements Endpoint {
             for (long connId : ready.closes()) {
                 network.close(connId, address);
             }
+            for (Ready.PeerOut out : ready.peerOut()) {
+                if (out.isReset()) {
+                    peers.reset(address, (int) out.peer());
+                } else {
+                    peers.send(address, (int) out.peer(), out.message());
+                }
+            }
         }
     }
 
     private void persist(Ready ready) throws IOException {
+        if (ready.truncateAfter() != Ready.NO_TRUNCATE) {
+            storage.truncate(ready.truncateAfter());
+            trace.event("node.truncate", "node " + address + " log after " + Txn.zxidString(ready.truncateAfter()));
+        }
+        if (ready.installSnapshot() != null) {
+            storage.installSnapshot(ready.installSnapshot());
+            trace.event("node.installSnapshot", "node " + address + " at "
+                    + Txn.zxidString(ready.installSnapshot().zxid()));
+        }
+        if (ready.epochs() != null) {
+            storage.writeEpochs(ready.epochs().acceptedEpoch(), ready.epochs().currentEpoch());
+        }
         if (!ready.entries().isEmpty()) {
             assert ready.mustSync() : "the simulator runs with forceSync: every batch of entries must sync";
             storage.append(ready.entries());

@@ -1,5 +1,6 @@
 package io.zabkit.sim;
 
+import io.zabkit.zab.Variant;
 import java.util.Locale;
 
 /**
@@ -34,7 +35,13 @@ record SimOptions(
         double splitProbability,
         double coalesceProbability,
         double connectionBreakProbability,
-        SimDisk.Mode diskMode) {
+        SimDisk.Mode diskMode,
+        int serverCount,
+        double partitionProbability,
+        int partitionTicksMax,
+        double peerDelayTicksMean,
+        int peerDelayTicksMax,
+        Variant variant) {
 
     static final int TICK_TIME_MS = 100;
 
@@ -69,7 +76,31 @@ record SimOptions(
                 p.pick(0.0, 0.3, 0.8),
                 p.pick(0.0, 0.5, 0.9),
                 p.pick(0.0, 0.0, 0.001, 0.01),
-                diskMode);
+                diskMode,
+                1, 0.0, 0, 0.0, 1, Variant.Zab);
+    }
+
+    /**
+     * An ensemble of {@code servers}: the standalone draws, then the ensemble's own from a second
+     * stream (so a standalone seed means the same run as before): partitions, peer link delays, and
+     * crashes per server.
+     */
+    static SimOptions fromSeed(long seed, int ticksMax, SimDisk.Mode diskMode, int servers, Variant variant) {
+        SimOptions base = fromSeed(seed, ticksMax, diskMode);
+        Prng p = new Prng(seed ^ 0x2AB3E5EL);
+        return new SimOptions(base.seed, base.ticksMax, 1_500, base.msPerTick, base.clientCount, base.pipelineDepth,
+                base.sessionTimeoutMs, base.reconnectDelayTicksMax, base.opProbability, base.clientPauseProbability,
+                base.clientPauseTicksMax, base.keyCount, base.writeFraction, base.multiProbability,
+                base.closeSessionProbability, p.pick(0.0, 0.002, 0.005, 0.01), p.pick(new Integer[] {10, 50, 200}),
+                base.tornWriteProbability, base.syncDelayTicksMean, base.syncDelayTicksMax, base.snapCount,
+                base.snapRetainCount, p.pick(0.0, 1.0, 2.0), p.pick(new Integer[] {3, 8, 15}),
+                base.splitProbability, base.coalesceProbability, base.connectionBreakProbability, diskMode,
+                servers, p.pick(0.0, 0.002, 0.005), p.pick(new Integer[] {30, 100, 300}), p.pick(0.0, 0.5, 2.0),
+                p.pick(new Integer[] {2, 5, 10}), variant);
+    }
+
+    boolean ensemble() {
+        return serverCount > 1;
     }
 
     /** The same run with NodeCrash forced on: for tests that need crashes whatever the seed drew. */
@@ -78,7 +109,8 @@ record SimOptions(
                 reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
                 writeFraction, multiProbability, closeSessionProbability, crashProbability, restartDelayTicksMax,
                 tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
-                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode);
+                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
+                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant);
     }
 
     /** The VOPR-style header: the seed and every option it drew, one line. */
@@ -89,17 +121,25 @@ record SimOptions(
                         + "closeSessionProbability=%.3f crashProbability=%.3f restartDelayTicksMax=%d "
                         + "tornWriteProbability=%.2f syncDelayTicksMean=%.1f syncDelayTicksMax=%d snapCount=%d "
                         + "snapRetainCount=%d delayTicksMean=%.1f delayTicksMax=%d splitProbability=%.2f "
-                        + "coalesceProbability=%.2f connectionBreakProbability=%.3f diskMode=%s",
+                        + "coalesceProbability=%.2f connectionBreakProbability=%.3f diskMode=%s servers=%d "
+                        + "partitionProbability=%.3f partitionTicksMax=%d peerDelayTicksMean=%.1f peerDelayTicksMax=%d "
+                        + "variant=%s",
                 seed, ticksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs, reconnectDelayTicksMax,
                 opProbability, clientPauseProbability, clientPauseTicksMax, keyCount, writeFraction, multiProbability,
                 closeSessionProbability, crashProbability, restartDelayTicksMax, tornWriteProbability,
                 syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean, delayTicksMax,
-                splitProbability, coalesceProbability, connectionBreakProbability, diskMode);
+                splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
+                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant);
     }
 
     SimNetwork.Options network() {
         return new SimNetwork.Options(delayTicksMean, delayTicksMax, splitProbability, coalesceProbability,
                 connectionBreakProbability);
+    }
+
+    /** Server-to-server links: their own delays, the client network's random breaks. */
+    SimNetwork.Options peerNetwork() {
+        return new SimNetwork.Options(peerDelayTicksMean, peerDelayTicksMax, 0, 0, connectionBreakProbability / 4);
     }
 
     SimClient.Options client() {

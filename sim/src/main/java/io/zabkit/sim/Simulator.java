@@ -3,6 +3,7 @@ package io.zabkit.sim;
 import io.zabkit.core.CoreConfig;
 import io.zabkit.core.ServerCore;
 import io.zabkit.txn.Txn;
+import io.zabkit.zab.ZabConfig;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,11 +12,13 @@ import java.util.Map;
 import org.apache.zookeeper.proto.WatcherEvent;
 
 /**
- * The driver (TigerBeetle's VOPR for one server): builds a server node and clients on a simulated
+ * The driver (TigerBeetle's VOPR): builds one server or an ensemble, and clients, on a simulated
  * network, disk and clock, all drawn from one seed, then runs a safety phase with faults (NodeCrash,
- * NodeStart, connection breaks, client pauses) and a quiet phase without them in which every
- * outstanding request must complete. Every step checks the core's invariants and the digest of its
- * tree; every restart checks durability; clients check FIFO order and watch ordering as replies come.
+ * NodeStart, PartitionStart, PartitionRecover, connection breaks, client pauses) and a quiet phase
+ * without them in which every outstanding request must complete. Every step checks every core's
+ * invariants, the Zab invariants across the ensemble ({@link EnsembleChecker}) and the digest of every
+ * tree; restarts and new leaders check durability; clients check FIFO order and watch ordering as
+ * replies come.
  */
 public final class Simulator {
     static final int SERVER = 1;
@@ -34,7 +37,11 @@ public final class Simulator {
     private final Trace trace;
     private final History history;
     private final SimNetwork network;
-    private final SimNode node;
+    private final SimPeerNetwork peers;
+    private final List<SimNode> nodes = new ArrayList<>();
+    private final Map<Integer, Long> restartTicks = new HashMap<>();
+    private final EnsembleChecker ensemble;
+    private long partitionEndTick = -1;
     private final List<SimClient> clients = new ArrayList<>();
     private final Map<Integer, Integer> eventProcess = new HashMap<>();
 
@@ -45,7 +52,6 @@ public final class Simulator {
     private final EphemeralChecker ephemerals = new EphemeralChecker();
     private final ReadChecker reads;
 
-    private long restartTick = -1;
     private long opsInvoked;
     private long opsOk;
     private long opsFail;
@@ -68,17 +74,41 @@ public final class Simulator {
         CoreConfig config = new CoreConfig(defaults.serverId(), defaults.tickTimeMs(), defaults.minSessionTimeoutMs(),
                 defaults.maxSessionTimeoutMs(), defaults.maxClientCnxns(), defaults.maxBufferBytes(),
                 options.snapCount(), true, defaults.fourLetterWords(), defaults.sessionSecret(), "simulated");
-        this.digests = new TreeDigestChecker(config.serverId());
+        this.digests = new TreeDigestChecker(config.serverId(), options.ensemble());
         this.reads = new ReadChecker(Workload.readPaths(options.workload()));
         digests.listen(reads);
-        this.node = new SimNode(SERVER, config, options, root.fork(), clock, network, trace, digests::proposed);
-        network.attach(SERVER, node);
+        this.ensemble = new EnsembleChecker(durability, ephemerals);
+        int[] servers = new int[options.serverCount()];
+        if (options.ensemble()) {
+            this.peers = new SimPeerNetwork(clock, root.fork(), options.peerNetwork(), trace);
+            List<Long> voters = new ArrayList<>();
+            for (int i = 0; i < servers.length; i++) {
+                voters.add((long) (SERVER + i));
+            }
+            ZabConfig zab = new ZabConfig(voters, 20, 10, 50, options.variant(), 0.5, options.seed());
+            for (int i = 0; i < servers.length; i++) {
+                servers[i] = SERVER + i;
+                CoreConfig c = new CoreConfig(servers[i], config.tickTimeMs(), config.minSessionTimeoutMs(),
+                        config.maxSessionTimeoutMs(), config.maxClientCnxns(), config.maxBufferBytes(),
+                        config.snapCount(), true, config.fourLetterWords(), config.sessionSecret(), "simulated", zab);
+                int id = servers[i];
+                nodes.add(new SimNode(id, c, options, root.fork(), clock, network, peers, trace, t -> { },
+                        t -> digests.applied(id, t)));
+            }
+        } else {
+            this.peers = null;
+            servers[0] = SERVER;
+            nodes.add(new SimNode(SERVER, config, options, root.fork(), clock, network, trace, digests::proposed));
+        }
+        for (SimNode n : nodes) {
+            network.attach(n.address(), n);
+        }
         Workload workload = new Workload(options.workload());
         ClientCodec codec = new ClientCodec(config.maxBufferBytes());
         Observer observer = new Observer();
         for (int i = 0; i < options.clientCount(); i++) {
             int address = FIRST_CLIENT + i;
-            SimClient c = new SimClient(address, SERVER, options.client(), root.fork(), clock, network, codec,
+            SimClient c = new SimClient(address, servers, options.client(), root.fork(), clock, network, codec,
                     workload, observer, history, trace);
             clients.add(c);
             network.attach(address, c);
@@ -98,8 +128,10 @@ public final class Simulator {
     SimResult run() {
         Violation violation = null;
         try {
-            node.start();
-            digests.afterStep(node.core());
+            for (SimNode n : nodes) {
+                n.start();
+                digests.afterStep(n.core());
+            }
             for (int t = 0; t < options.ticksMax(); t++) {
                 step(true);
             }
@@ -122,40 +154,129 @@ public final class Simulator {
         clock.advance();
         if (faultsOn) {
             maybeCrashOrRestart();
+            maybePartition();
             network.maybeBreakConnections();
-        } else if (!node.isUp()) {
-            restart();
+            if (peers != null) {
+                peers.maybeBreakLinks();
+            }
+        } else {
+            for (SimNode n : nodes) {
+                if (!n.isUp()) {
+                    restart(n);
+                }
+            }
+            if (peers != null && peers.partitioned()) {
+                recoverPartition();
+            }
         }
-        node.tick();
+        for (SimNode n : nodes) {
+            n.tick();
+        }
         network.deliver();
+        if (peers != null) {
+            peers.deliver();
+        }
         for (SimClient c : clients) {
             c.step(faultsOn);
         }
-        if (node.isUp()) {
-            ServerCore core = node.core();
-            core.checkInvariants();
-            digests.afterStep(core);
+        for (SimNode n : nodes) {
+            if (n.isUp()) {
+                ServerCore core = n.core();
+                core.checkInvariants();
+                digests.afterStep(core);
+            }
+        }
+        if (options.ensemble()) {
+            ensemble.afterStep(nodes);
         }
     }
 
     private void maybeCrashOrRestart() {
-        if (node.isUp() && faults.chance(options.crashProbability())) {
-            history.nemesis("NodeCrash", ":node" + SERVER);
-            node.crash();
-            restartTick = clock.tick() + faults.between(1, options.restartDelayTicksMax());
-        } else if (!node.isUp() && clock.tick() >= restartTick) {
-            restart();
+        for (SimNode n : nodes) {
+            if (n.isUp() && faults.chance(options.crashProbability())) {
+                history.nemesis("NodeCrash", ":node" + n.address());
+                n.crash();
+                restartTicks.put(n.address(), clock.tick() + faults.between(1, options.restartDelayTicksMax()));
+            } else if (!n.isUp() && clock.tick() >= restartTicks.getOrDefault(n.address(), 0L)) {
+                restart(n);
+            }
         }
     }
 
-    private void restart() {
-        history.nemesis("NodeStart", ":node" + SERVER);
+    /** PartitionStart: one server alone, or a random split; PartitionRecover after a while. */
+    private void maybePartition() {
+        if (peers == null) {
+            return;
+        }
+        if (peers.partitioned()) {
+            if (clock.tick() >= partitionEndTick) {
+                recoverPartition();
+            }
+            return;
+        }
+        if (!faults.chance(options.partitionProbability())) {
+            return;
+        }
+        java.util.Set<Integer> all = new java.util.TreeSet<>();
+        for (SimNode n : nodes) {
+            all.add(n.address());
+        }
+        java.util.Set<Integer> side = new java.util.TreeSet<>();
+        if (faults.chance(0.5)) {
+            side.add(nodes.get(faults.between(0, nodes.size() - 1)).address()); // isolate one server
+        } else {
+            for (int a : all) {
+                if (faults.chance(0.5)) {
+                    side.add(a);
+                }
+            }
+        }
+        if (side.isEmpty() || side.size() == all.size()) {
+            return;
+        }
+        history.nemesis("PartitionStart", ":nodes" + side);
+        trace.event("PartitionStart", "cut " + side + " from the rest of " + all);
+        peers.partition(side, all);
+        partitionEndTick = clock.tick() + faults.between(1, options.partitionTicksMax());
+    }
+
+    private void recoverPartition() {
+        history.nemesis("PartitionRecover", ":all");
+        trace.event("PartitionRecover", "every server can reach every other");
+        peers.heal();
+    }
+
+    private void restart(SimNode node) {
+        history.nemesis("NodeStart", ":node" + node.address());
         node.start();
         ServerCore core = node.core();
         core.checkInvariants();
         digests.afterRestart(core);
-        durability.check(core, "after NodeStart");
-        ephemerals.afterRestart(core);
+        if (!options.ensemble()) {
+            // An ensemble member recovers only its snapshot: its log waits for the leader's word.
+            durability.check(core, "after NodeStart");
+            ephemerals.afterRestart(core);
+        }
+    }
+
+    /** The server a client is connected to, if it is up; null otherwise. */
+    private ServerCore coreOf(int server) {
+        for (SimNode n : nodes) {
+            if (n.address() == server && n.isUp()) {
+                return n.core();
+            }
+        }
+        return null;
+    }
+
+    /** The serving leader (the standalone server), or null in the middle of an election. */
+    private ServerCore servingLeader() {
+        for (SimNode n : nodes) {
+            if (n.isUp() && n.core().zab().isServingLeader()) {
+                return n.core();
+            }
+        }
+        return null;
     }
 
     /** The liveness phase: no faults, no new operations; every request still outstanding must complete. */
@@ -186,9 +307,17 @@ public final class Simulator {
                         + " quiet ticks with the server up");
             }
         }
-        ServerCore core = node.core();
-        durability.check(core, "at the end of the run");
-        ephemerals.atEnd(core);
+        ServerCore leader = servingLeader();
+        if (leader == null) {
+            throw new Violation("Liveness", "no leader serves after " + quietTicks + " quiet ticks with every server up"
+                    + " and no partition");
+        }
+        for (SimNode n : nodes) {
+            if (n.core().zab().isServing() && n.core().lastProcessedZxid() == leader.lastProcessedZxid()) {
+                durability.check(n.core(), "at the end of the run on server " + n.address());
+            }
+        }
+        ephemerals.atEnd(leader);
         for (SimClient c : clients) {
             trace.event("end", "client " + c.address() + (c.isConnected() ? " connected" : " not connected")
                     + " session 0x" + Long.toHexString(c.sessionId()) + " watches " + c.watchesHeld()
@@ -246,11 +375,24 @@ public final class Simulator {
                 return false;
             }
         }
-        return node.isUp() && ephemerals.allEndedSessionsGone(node.core());
+        ServerCore leader = servingLeader();
+        if (leader == null || !ephemerals.allEndedSessionsGone(leader)) {
+            return false;
+        }
+        for (SimNode n : nodes) {
+            if (!n.core().zab().isServing() || n.core().lastProcessedZxid() != leader.lastProcessedZxid()) {
+                return false; // every server caught up with the leader
+            }
+        }
+        return true;
     }
 
     private SimResult.Stats stats() {
-        return new SimResult.Stats(opsInvoked, opsOk, opsFail, opsInfo, node.crashes(), digests.restartsCompared(),
+        long crashes = 0;
+        for (SimNode n : nodes) {
+            crashes += n.crashes();
+        }
+        return new SimResult.Stats(opsInvoked, opsOk, opsFail, opsInfo, crashes, digests.restartsCompared(),
                 durability.pathsChecked(), fifo.repliesChecked(), watches.eventsChecked(), ephemerals.sessionsChecked(),
                 reads.readsChecked(), durability.maxAckedZxid());
     }
@@ -319,7 +461,7 @@ public final class Simulator {
             if (expired) {
                 history.sessionExpired(eventProcess.get(client.address()), sessionId, digests.closeSessionZxid(sessionId));
             }
-            ephemerals.sessionEnded(sessionId, expired, node.core());
+            ephemerals.sessionEnded(sessionId, expired, coreOf(client.server()));
         }
 
         @Override

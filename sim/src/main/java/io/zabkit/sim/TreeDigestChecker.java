@@ -12,7 +12,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * "Data trees are equal at equal zxids", in single-server form. Keeps the canonical chain of
+ * "Data trees are equal at equal zxids". In an ensemble the chain is the committed history as the
+ * servers deliver it: every delivered transaction must be the chain's transaction at its zxid or extend
+ * the chain (Agreement, TotalOrder), and every server's tree must match the shadow at its
+ * lastProcessed. The single-server form follows.
+ *
+ * <p>Single server: Keeps the canonical chain of
  * transactions the server handed to storage and replays it on a shadow tree, recording the digest at
  * every zxid. The live server must match the shadow at its lastProcessed after every step, and a
  * recovered server must match it at the zxid it recovered to (its history a prefix of the chain);
@@ -36,9 +41,38 @@ final class TreeDigestChecker {
     private Applier shadowApplier;
     private long restartsCompared;
 
+    private final boolean ensemble;
+    private final Map<Long, Txn> chainByZxid = new HashMap<>();
+
     TreeDigestChecker(long serverId) {
+        this(serverId, false);
+    }
+
+    /** @param ensemble whether the chain is the ensemble's committed history (fed by {@link #applied}) */
+    TreeDigestChecker(long serverId, boolean ensemble) {
         this.serverId = serverId;
+        this.ensemble = ensemble;
         resetShadow();
+    }
+
+    /** Ensemble: server {@code by} delivered txn. It must agree with the chain, or extend it. */
+    void applied(int by, Txn txn) {
+        Txn known = chainByZxid.get(txn.zxid());
+        if (known != null) {
+            if (!java.util.Arrays.equals(known.encode(), txn.encode())) {
+                throw new Violation("Agreement", "server " + by + " delivered " + txn + " but another server delivered "
+                        + known + " at the same zxid");
+            }
+            return;
+        }
+        long last = chain.isEmpty() ? 0 : chain.get(chain.size() - 1).zxid();
+        if (txn.zxid() <= last) {
+            throw new Violation("TotalOrder", "server " + by + " delivered " + txn + ", which the committed history"
+                    + " (delivered by others up to " + Txn.zxidString(last) + ") does not hold");
+        }
+        chain.add(txn);
+        chainByZxid.put(txn.zxid(), txn);
+        applyToShadow(txn);
     }
 
     void listen(ShadowListener listener) {
@@ -80,11 +114,18 @@ final class TreeDigestChecker {
     /** After every step: the live tree equals the shadow at the same zxid. */
     void afterStep(ServerCore core) {
         compare(core, "after a step");
-        liveDigestAt.put(core.lastProcessedZxid(), core.tree().digest());
+        if (!ensemble) {
+            liveDigestAt.put(core.lastProcessedZxid(), core.tree().digest());
+        }
     }
 
     /** After a restart: the recovered tree equals the pre-crash state at the recovered zxid; the chain is cut there. */
     void afterRestart(ServerCore core) {
+        if (ensemble) {
+            compare(core, "after recovery"); // committed transactions are never lost: nothing to cut
+            restartsCompared++;
+            return;
+        }
         long recovered = core.lastProcessedZxid();
         Long before = liveDigestAt.get(recovered);
         if (before != null && before != core.tree().digest()) {
@@ -112,13 +153,15 @@ final class TreeDigestChecker {
         long zxid = core.lastProcessedZxid();
         Long expected = digestAt.get(zxid);
         if (expected == null) {
-            throw new Violation("TreeDigest", "the server is at " + Txn.zxidString(zxid) + " " + when
+            throw new Violation("TreeDigest", "server " + core.config().serverId() + " is at " + Txn.zxidString(zxid)
+                    + " " + when
                     + ", which it never proposed (chain ends at "
                     + (chain.isEmpty() ? "0x0" : Txn.zxidString(chain.get(chain.size() - 1).zxid())) + ")");
         }
         long actual = core.tree().digest();
         if (actual != expected) {
-            throw new Violation("TreeDigest", "data tree at " + Txn.zxidString(zxid) + " " + when + " has digest "
+            throw new Violation("TreeDigest", "server " + core.config().serverId() + ": data tree at "
+                    + Txn.zxidString(zxid) + " " + when + " has digest "
                     + Long.toHexString(actual) + " but the history applied up to that zxid gives "
                     + Long.toHexString(expected));
         }

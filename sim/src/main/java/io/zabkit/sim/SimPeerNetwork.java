@@ -1,0 +1,229 @@
+package io.zabkit.sim;
+
+import io.zabkit.zab.Message;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The links between the servers of a simulated ensemble, with the transport contract of
+ * {@link Message}: one link per pair, FIFO in each direction while it is up, each message delayed by a
+ * draw from the seed (so messages on different links overtake each other). A link breaks on a crash,
+ * a partition (PartitionStart) or at random; what was in flight is lost and both ends hear
+ * {@code peerDisconnected} at once, before anything sent over the next link. While two servers are
+ * cut off, a message between them breaks the (new) link again, except election notifications, which
+ * are dropped silently as a connect that fails would drop them.
+ */
+final class SimPeerNetwork {
+
+    /** Where the network hands messages and link breaks. */
+    interface Peer {
+        void peerMessage(long from, Message m);
+
+        void peerDisconnected(long peer);
+    }
+
+    private record InFlight(long deliverTick, Message message) {}
+
+    /** One direction of the link between two servers. Invariant: deliverTick non-decreasing (FIFO). */
+    private static final class Pipe {
+        final Deque<InFlight> queue = new ArrayDeque<>();
+        long lastDeliverTick;
+    }
+
+    private final SimClock clock;
+    private final Prng prng;
+    private final SimNetwork.Options options;
+    private final Trace trace;
+    private final Map<Integer, Peer> peers = new TreeMap<>();
+    /** Pipes by (from, to); present while the link is up. */
+    private final Map<Long, Pipe> pipes = new TreeMap<>();
+    /**
+     * Link breaks not yet told, as (told, peer) keys: handed over before any later message between the
+     * two, and never from inside the core that caused them.
+     */
+    private final TreeSet<Long> notices = new TreeSet<>();
+    /** Pairs (smaller, larger) cut by a partition. */
+    private final Set<Long> cut = new TreeSet<>();
+    private long messagesDelivered;
+    private long linkBreaks;
+
+    SimPeerNetwork(SimClock clock, Prng prng, SimNetwork.Options options, Trace trace) {
+        this.clock = clock;
+        this.prng = prng;
+        this.options = options;
+        this.trace = trace;
+    }
+
+    void attach(int server, Peer peer) {
+        peers.put(server, peer);
+    }
+
+    /** NodeCrash: the server's links break; the others hear of it. */
+    void down(int server) {
+        assert peers.containsKey(server) : "down of a server that is not up: " + server;
+        for (int other : new ArrayList<>(peers.keySet())) {
+            if (other != server) {
+                breakLink(server, other, "crash of " + server, true);
+            }
+        }
+        peers.remove(server);
+        notices.removeIf(k -> (int) (k >> 16) == server);
+    }
+
+    long messagesDelivered() {
+        return messagesDelivered;
+    }
+
+    long linkBreaks() {
+        return linkBreaks;
+    }
+
+    // ------------------------------------------------------------------ partitions
+
+    /** PartitionStart: the two sides can no longer talk; links across break. */
+    void partition(Set<Integer> side, Set<Integer> all) {
+        for (int a : side) {
+            for (int b : all) {
+                if (!side.contains(b)) {
+                    cut.add(pair(a, b));
+                    breakLink(a, b, "partition", true);
+                }
+            }
+        }
+    }
+
+    /** PartitionRecover: every pair can talk again. */
+    void heal() {
+        cut.clear();
+    }
+
+    boolean partitioned() {
+        return !cut.isEmpty();
+    }
+
+    // ------------------------------------------------------------------ traffic
+
+    void send(int from, int to, Message m) {
+        if (!peers.containsKey(to) || cut.contains(pair(from, to))) {
+            if (!(m instanceof Message.Notification)) {
+                breakLink(from, to, "send to an unreachable server", true);
+            }
+            return;
+        }
+        Pipe pipe = pipes.computeIfAbsent(key(from, to), k -> new Pipe());
+        pipes.computeIfAbsent(key(to, from), k -> new Pipe()); // a link is both directions
+        long at = Math.max(pipe.lastDeliverTick, clock.tick() + prng.delay(options.delayTicksMean(),
+                options.delayTicksMax()));
+        pipe.lastDeliverTick = at;
+        pipe.queue.addLast(new InFlight(at, m));
+    }
+
+    /** The core gave up on its link to a peer: close it, so the peer notices. */
+    void reset(int from, int to) {
+        breakLink(from, to, "reset by " + from, false);
+    }
+
+    /** Random breaks, as with client connections. */
+    void maybeBreakLinks() {
+        if (options.connectionBreakProbability() <= 0) {
+            return;
+        }
+        for (long k : new ArrayList<>(pipes.keySet())) {
+            int from = (int) (k >> 16);
+            int to = (int) (k & 0xffff);
+            if (from < to && pipes.containsKey(k) && prng.chance(options.connectionBreakProbability())) {
+                breakLink(from, to, "random break", true);
+            }
+        }
+    }
+
+    /** Delivers every message due by now, link by link in a fixed order, FIFO within a link. */
+    void deliver() {
+        flushNotices();
+        for (long k : new ArrayList<>(pipes.keySet())) {
+            int from = (int) (k >> 16);
+            int to = (int) (k & 0xffff);
+            Pipe pipe = pipes.get(k);
+            while (pipe != null && !pipe.queue.isEmpty() && pipe.queue.peekFirst().deliverTick() <= clock.tick()) {
+                InFlight f = pipe.queue.removeFirst();
+                Peer p = peers.get(to);
+                if (p == null) {
+                    break;
+                }
+                if (notices.remove(key(to, from))) {
+                    tell(to, from);
+                    pipe = pipes.get(k);
+                    continue;
+                }
+                messagesDelivered++;
+                trace.event("peer.deliver", from + "->" + to + " " + describe(f.message()));
+                p.peerMessage(from, f.message());
+                pipe = pipes.get(k); // the handler may have broken this link
+            }
+        }
+        flushNotices();
+    }
+
+    private void flushNotices() {
+        while (!notices.isEmpty()) {
+            long k = notices.pollFirst();
+            tell((int) (k >> 16), (int) (k & 0xffff));
+        }
+    }
+
+    private void tell(int told, int peer) {
+        Peer p = peers.get(told);
+        if (p != null) {
+            p.peerDisconnected(peer);
+        }
+    }
+
+    /** Breaks the link a-b: in-flight messages are lost; b is told, and a too when {@code tellA}. */
+    private void breakLink(int a, int b, String why, boolean tellA) {
+        Pipe ab = pipes.remove(key(a, b));
+        Pipe ba = pipes.remove(key(b, a));
+        if (ab == null && ba == null) {
+            // No link to break: only a failed connect, which the side that tried notices.
+            if (tellA && peers.containsKey(a)) {
+                trace.event("peer.break", a + "-" + b + " (no link; " + why + ")");
+                notices.add(key(a, b));
+            }
+            return;
+        }
+        linkBreaks++;
+        trace.event("peer.break", a + "-" + b + " (" + why + ")");
+        if (tellA && peers.containsKey(a)) {
+            notices.add(key(a, b));
+        }
+        if (peers.containsKey(b)) {
+            notices.add(key(b, a));
+        }
+    }
+
+    static String describe(Message m) {
+        if (m instanceof Message.Proposal p) {
+            return "PROPOSAL " + io.zabkit.txn.Txn.zxidString(p.txn().zxid()) + (p.fast() ? " fast" : "");
+        }
+        if (m instanceof Message.Snap s) {
+            return "SNAP " + io.zabkit.txn.Txn.zxidString(s.zxid()) + " (" + s.snapshot().length + " bytes)";
+        }
+        if (m instanceof Message.Forward f) {
+            return "Forward session 0x" + Long.toHexString(f.sessionId()) + " xid " + f.cxid() + " type " + f.type();
+        }
+        return m.toString();
+    }
+
+    private static long key(int from, int to) {
+        return ((long) from << 16) | to;
+    }
+
+    private static long pair(int a, int b) {
+        return key(Math.min(a, b), Math.max(a, b));
+    }
+}
