@@ -7,6 +7,8 @@ package io.zabkit.storage;
 final class FileNames {
     static final String LOG_PREFIX = "log.";
     static final String SNAPSHOT_PREFIX = "snapshot.";
+    /** The durable intent of a truncate under way, named for the zxid it keeps up to. */
+    static final String TRUNCATE_PREFIX = "truncate.";
 
     private FileNames() {}
 
@@ -16,6 +18,10 @@ final class FileNames {
 
     static String snapshot(long zxid) {
         return SNAPSHOT_PREFIX + Long.toHexString(zxid);
+    }
+
+    static String truncateMarker(long zxid) {
+        return TRUNCATE_PREFIX + Long.toHexString(zxid);
     }
 
     /** The zxid in a name with this prefix, or -1 when the name is not one of ours. */

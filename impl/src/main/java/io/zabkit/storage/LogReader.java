@@ -25,9 +25,10 @@ final class LogReader {
         if (prevZxid < 0) {
             String reason = "header is short or does not check (" + file.length + " bytes)";
             requireTornTail(name, file, 0, newest, reason);
-            return new LogSegment(name, firstZxid, -1, List.of(), 0, reason);
+            return new LogSegment(name, firstZxid, -1, List.of(), List.of(), 0, reason);
         }
         List<Txn> txns = new ArrayList<>();
+        List<Integer> ends = new ArrayList<>();
         int offset = LogFormat.HEADER_BYTES;
         long previous = prevZxid;
         while (offset < file.length) {
@@ -35,16 +36,17 @@ final class LogReader {
             if (length < 0) {
                 String reason = "no well-formed record at offset " + offset + " of " + file.length;
                 requireTornTail(name, file, offset, newest, reason);
-                return new LogSegment(name, firstZxid, prevZxid, txns, offset, reason);
+                return new LogSegment(name, firstZxid, prevZxid, txns, ends, offset, reason);
             }
             Txn txn = decode(name, file, offset, length);
             checkOrder(name, offset, txn, previous, txns.isEmpty() ? firstZxid : -1);
             txns.add(txn);
             previous = txn.zxid();
             offset += LogFormat.RECORD_OVERHEAD_BYTES + length;
+            ends.add(offset);
         }
         assert offset == file.length : "read past the end of " + name;
-        return new LogSegment(name, firstZxid, prevZxid, txns, offset, null);
+        return new LogSegment(name, firstZxid, prevZxid, txns, ends, offset, null);
     }
 
     private void requireTornTail(String name, byte[] file, int offset, boolean newest, String reason)

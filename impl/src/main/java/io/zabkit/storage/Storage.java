@@ -10,10 +10,12 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The server's durable state: a transaction log in files named by their first zxid, and snapshots.
- * Call {@link #recover()} once, then {@link #append} batches and {@link #sync} each (group commit: one
- * fsync per batch), and {@link #writeSnapshot} now and then, which rolls the log and purges what the
- * newest {@code snapRetainCount} snapshots no longer need. Single-threaded: one owner.
+ * The server's durable state: a transaction log in files named by their first zxid, snapshots, and
+ * Zab's two epochs. Call {@link #recover()} once, then {@link #append} batches and {@link #sync} each
+ * (group commit: one fsync per batch), and {@link #writeSnapshot} now and then, which rolls the log and
+ * purges what the newest {@code snapRetainCount} snapshots no longer need. A follower syncing with its
+ * leader also calls {@link #truncate} (TRUNC), {@link #installSnapshot} (SNAP) and {@link #writeEpochs}.
+ * Single-threaded: one owner.
  */
 public final class Storage implements AutoCloseable {
 
@@ -48,6 +50,9 @@ public final class Storage implements AutoCloseable {
     /** The log file appends go to; null until the first append after recovery or a snapshot (a roll). */
     private String currentLog;
     private boolean currentLogDirty;
+    /** The stored epochs (or, until written, their defaults from the last zxid); they never decrease. */
+    private long acceptedEpoch;
+    private long currentEpoch;
 
     public Storage(Disk logDisk, Disk snapshotDisk, Options options, Consumer<String> warn) {
         this.logDisk = logDisk;
@@ -62,6 +67,7 @@ public final class Storage implements AutoCloseable {
         if (recovered) {
             throw new IllegalStateException("recover() runs once, before any append");
         }
+        finishInterruptedTruncate();
         Snapshot snapshot = newestValidSnapshot();
         long have = snapshot == null ? 0 : snapshot.zxid();
         List<Long> logs = zxidsOf(logDisk, FileNames.LOG_PREFIX);
@@ -91,7 +97,8 @@ public final class Storage implements AutoCloseable {
         lastLoggedZxid = have;
         recovered = true;
         purge(); // a crash may have cut the last purge short
-        RecoveredState state = new RecoveredState(snapshot, txns);
+        recoverEpochs(Txn.epochOf(have));
+        RecoveredState state = new RecoveredState(snapshot, txns, acceptedEpoch, currentEpoch);
         assert state.lastZxid() == lastLoggedZxid : "recovered " + state.lastZxid() + " vs " + lastLoggedZxid;
         return state;
     }
@@ -137,7 +144,10 @@ public final class Storage implements AutoCloseable {
     /** Makes every append so far durable (unless forceSync is off). */
     public void sync() throws IOException {
         requireRecovered();
-        if (currentLog != null && currentLogDirty && options.forceSync()) {
+        if (!options.forceSync()) {
+            return; // the file stays dirty: installSnapshot still syncs it before it stops being the newest
+        }
+        if (currentLog != null && currentLogDirty) {
             logDisk.sync(currentLog);
         }
         currentLogDirty = false;
@@ -160,6 +170,85 @@ public final class Storage implements AutoCloseable {
         purge();
     }
 
+    /**
+     * Durably drops every logged transaction after {@code zxid} (Zab TRUNC: a divergent, uncommitted
+     * tail); the next append continues after what is kept. All or nothing across a crash: a marker
+     * naming {@code zxid} is written first, and recovery finishes a truncate it finds one for.
+     *
+     * @throws IllegalStateException when a snapshot newer than {@code zxid} exists: a snapshot holds
+     *                               committed state, which Zab never truncates
+     */
+    public void truncate(long zxid) throws IOException {
+        requireRecovered();
+        if (zxid < 0) {
+            throw new IllegalArgumentException("truncate to negative zxid " + zxid);
+        }
+        requireNoSnapshotAfter(zxid, "truncate the log to");
+        if (zxid >= lastLoggedZxid) {
+            return; // nothing is logged after it
+        }
+        String marker = FileNames.truncateMarker(zxid);
+        logDisk.writeAtomically(marker, ("truncate the log after " + Txn.zxidString(zxid) + "\n")
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        currentLog = null; // the next append starts a file whose header vouches for the kept prefix
+        currentLogDirty = false;
+        long keptInLog = cutLogAfter(zxid);
+        logDisk.delete(marker);
+        lastLoggedZxid = Math.max(keptInLog, newestSnapshotZxid());
+        assert lastLoggedZxid <= zxid : "truncate kept " + Txn.zxidString(lastLoggedZxid);
+    }
+
+    /**
+     * Replaces this server's state by the leader's (Zab SNAP): afterwards recovery starts from
+     * {@code snapshot} and nothing logged after its zxid survives, so a divergent tail is never replayed
+     * on top of it; appends continue after its zxid. The log may end anywhere before it. A crash in
+     * between leaves the log truncated to the snapshot's zxid (a prefix of the old state), then the
+     * snapshot appears atomically.
+     *
+     * @throws IllegalStateException when a snapshot newer than {@code snapshot} exists
+     */
+    public void installSnapshot(Snapshot snapshot) throws IOException {
+        requireRecovered();
+        truncate(snapshot.zxid());
+        if (currentLog != null && currentLogDirty) {
+            // Once the snapshot is newer than this file, only later files may be torn by a crash; sync it even
+            // with forceSync off, or recovery would find a torn file that is not the newest.
+            logDisk.sync(currentLog);
+        }
+        currentLog = null;
+        currentLogDirty = false;
+        String name = FileNames.snapshot(snapshot.zxid());
+        snapshotDisk.writeAtomically(name, SnapshotFormat.encode(snapshot));
+        assert Arrays.equals(SnapshotFormat.decode(snapshotDisk.read(name), snapshot.zxid()).data(),
+                snapshot.data()) : "installed snapshot reads back different: " + name;
+        lastLoggedZxid = snapshot.zxid();
+        purge();
+    }
+
+    /**
+     * Stores Zab's epochs durably (ZooKeeper's files acceptedEpoch and currentEpoch, on the snapshot
+     * disk), each replaced atomically; a file whose value is unchanged is not rewritten.
+     *
+     * @throws IllegalArgumentException when currentEpoch &gt; acceptedEpoch, an epoch is out of range, or
+     *                                  either would go back: Zab's epochs never decrease
+     */
+    public void writeEpochs(long acceptedEpoch, long currentEpoch) throws IOException {
+        requireRecovered();
+        if (currentEpoch < 0 || currentEpoch > acceptedEpoch || acceptedEpoch > EpochFiles.MAX_EPOCH) {
+            throw new IllegalArgumentException("need 0 <= currentEpoch <= acceptedEpoch <= " + EpochFiles.MAX_EPOCH
+                    + ", got acceptedEpoch " + acceptedEpoch + " and currentEpoch " + currentEpoch);
+        }
+        if (acceptedEpoch < this.acceptedEpoch || currentEpoch < this.currentEpoch) {
+            throw new IllegalArgumentException("epochs never go back: stored acceptedEpoch " + this.acceptedEpoch
+                    + ", currentEpoch " + this.currentEpoch + "; asked for " + acceptedEpoch + ", " + currentEpoch);
+        }
+        // acceptedEpoch first: whichever files a crash leaves updated, currentEpoch <= acceptedEpoch still holds.
+        writeEpochIfChanged(EpochFiles.ACCEPTED, acceptedEpoch);
+        this.acceptedEpoch = acceptedEpoch;
+        writeEpochIfChanged(EpochFiles.CURRENT, currentEpoch);
+        this.currentEpoch = currentEpoch;
+    }
+
     public long lastLoggedZxid() {
         return lastLoggedZxid;
     }
@@ -173,6 +262,101 @@ public final class Storage implements AutoCloseable {
                 snapshotDisk.close();
             }
         }
+    }
+
+    private void writeEpochIfChanged(String name, long epoch) throws IOException {
+        if (EpochFiles.read(snapshotDisk, name) != epoch) {
+            snapshotDisk.writeAtomically(name, EpochFiles.encode(epoch));
+            assert EpochFiles.read(snapshotDisk, name) == epoch : name + " reads back different from " + epoch;
+        }
+    }
+
+    /** The epoch files, or for a missing one the epoch of the last zxid, as ZooKeeper does. */
+    private void recoverEpochs(long lastZxidEpoch) throws IOException {
+        long accepted = EpochFiles.read(snapshotDisk, EpochFiles.ACCEPTED);
+        long current = EpochFiles.read(snapshotDisk, EpochFiles.CURRENT);
+        acceptedEpoch = accepted == EpochFiles.MISSING ? lastZxidEpoch : accepted;
+        currentEpoch = current == EpochFiles.MISSING ? lastZxidEpoch : current;
+        if (currentEpoch > acceptedEpoch) {
+            throw new CorruptStorageException("currentEpoch " + currentEpoch
+                    + (current == EpochFiles.MISSING ? " (no file: the epoch of the last zxid)" : "")
+                    + " is beyond acceptedEpoch " + acceptedEpoch
+                    + (accepted == EpochFiles.MISSING ? " (no file: the epoch of the last zxid)" : "")
+                    + " in " + snapshotDisk.describe() + "; zabkit writes acceptedEpoch first, so a file was lost or"
+                    + " edited. Restore both from a backup; failing that, move this server's log and snapshot"
+                    + " directories away and restart it empty to resync from the leader");
+        }
+    }
+
+    /**
+     * A truncate writes its marker before it deletes or cuts anything; a marker found at start means a
+     * crash cut the truncate short, so finish it (cutting is idempotent) before reading the log.
+     */
+    private void finishInterruptedTruncate() throws IOException {
+        List<Long> markers = zxidsOf(logDisk, FileNames.TRUNCATE_PREFIX);
+        if (markers.isEmpty()) {
+            return;
+        }
+        long zxid = markers.stream().min(Comparator.naturalOrder()).orElseThrow(); // truncating to the lowest does all
+        long newestSnapshot = newestSnapshotZxid();
+        if (newestSnapshot > zxid) {
+            throw new CorruptStorageException(logDisk.describe() + "/" + FileNames.truncateMarker(zxid)
+                    + " says a truncate after " + Txn.zxidString(zxid) + " was under way, but "
+                    + snapshotDisk.describe() + "/" + FileNames.snapshot(newestSnapshot) + " is newer, and"
+                    + " truncate refuses to drop snapshotted state; inspect the files: one was not written by zabkit");
+        }
+        warn.accept(logDisk.describe() + ": a crash interrupted truncating the log after " + Txn.zxidString(zxid)
+                + "; finishing it");
+        cutLogAfter(zxid);
+        for (long marker : markers) {
+            logDisk.delete(FileNames.truncateMarker(marker));
+        }
+    }
+
+    /**
+     * Deletes the log files that start after {@code zxid}, newest first, then cuts the file holding
+     * {@code zxid} after its record (deleting it if nothing of it stays). Newest first, so that a crash
+     * part way leaves a shorter log but never a gap. Idempotent. Returns the last zxid kept, 0 if none.
+     */
+    private long cutLogAfter(long zxid) throws IOException {
+        List<Long> logs = zxidsOf(logDisk, FileNames.LOG_PREFIX);
+        logs.sort(Comparator.reverseOrder());
+        for (long first : logs) {
+            String name = FileNames.log(first);
+            if (first > zxid) {
+                logDisk.delete(name);
+                continue;
+            }
+            LogSegment segment = readSegment(name, first, true); // newest, now that the later ones are gone
+            int kept = segment.countThrough(zxid);
+            if (kept == 0) {
+                logDisk.delete(name); // only a torn header can hold no record named at most zxid
+                continue;
+            }
+            int cut = segment.recordEnds().get(kept - 1);
+            if (kept < segment.txns().size() || segment.isTorn()) {
+                logDisk.truncate(name, cut);
+            }
+            long last = segment.txns().get(kept - 1).zxid();
+            assert last <= zxid && (kept == segment.txns().size() || segment.txns().get(kept).zxid() > zxid)
+                    : name + ": cut after " + Txn.zxidString(last) + " for " + Txn.zxidString(zxid);
+            return last;
+        }
+        return 0;
+    }
+
+    private void requireNoSnapshotAfter(long zxid, String action) throws IOException {
+        long newest = newestSnapshotZxid();
+        if (newest > zxid) {
+            throw new IllegalStateException("cannot " + action + " " + Txn.zxidString(zxid) + ": "
+                    + snapshotDisk.describe() + "/" + FileNames.snapshot(newest) + " is newer, and a snapshot holds"
+                    + " only committed transactions, which Zab never drops; the leader's TRUNC or SNAP point is"
+                    + " behind this server's committed state");
+        }
+    }
+
+    private long newestSnapshotZxid() throws IOException {
+        return zxidsOf(snapshotDisk, FileNames.SNAPSHOT_PREFIX).stream().max(Comparator.naturalOrder()).orElse(0L);
     }
 
     /**

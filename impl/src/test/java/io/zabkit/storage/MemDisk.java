@@ -12,6 +12,7 @@ final class MemDisk implements Disk {
     private final Map<String, ByteArrayOutputStream> files = new HashMap<>();
     private final Map<String, Integer> syncedBytes = new HashMap<>();
     int syncs;
+    int atomicWrites;
 
     @Override
     public List<String> list() {
@@ -40,6 +41,7 @@ final class MemDisk implements Disk {
 
     @Override
     public void writeAtomically(String name, byte[] bytes) {
+        atomicWrites++;
         put(name, bytes);
     }
 

@@ -49,6 +49,41 @@ class SimDiskTest {
         assertTrue(tornSeen > 0 && partialSeen > 0, "crashes never tore (" + tornSeen + ") or cut (" + partialSeen + ")");
     }
 
+    /** Storage's truncate relies on this: a cut (even into unsynced bytes) and a delete are durable at once. */
+    @Test
+    void truncateAndDeleteSurviveACrashAndLaterAppendsTearAfterTheCut() throws Exception {
+        Prng prng = new Prng(3);
+        for (int round = 0; round < 200; round++) {
+            SimDisk disk = new SimDisk("t", SimDisk.Mode.HONEST);
+            byte[] all = new byte[prng.between(2, 60)];
+            prng.fill(all);
+            int synced = prng.between(0, all.length);
+            disk.append("log", Arrays.copyOf(all, synced));
+            disk.sync("log");
+            disk.append("log", Arrays.copyOfRange(all, synced, all.length)); // unsynced
+            int cut = prng.between(0, all.length);
+            disk.truncate("log", cut);
+            disk.append("gone", new byte[] {1});
+            disk.sync("gone");
+            disk.delete("gone");
+            byte[] later = {7, 7, 7, 7};
+            boolean appendAfterCut = prng.chance(0.5);
+            if (appendAfterCut) {
+                disk.append("log", later);
+            }
+            disk.crash(prng, 0.5);
+
+            byte[] after = disk.read("log");
+            assertArrayEquals(Arrays.copyOf(all, cut), Arrays.copyOf(after, Math.min(cut, after.length)),
+                    "round " + round + ": the kept bytes changed");
+            assertTrue(after.length >= cut, "round " + round + ": a crash undid the cut's durability: "
+                    + after.length + " < " + cut);
+            assertTrue(after.length <= cut + (appendAfterCut ? later.length : 0),
+                    "round " + round + ": bytes cut off came back: " + after.length + " > " + cut);
+            assertTrue(!disk.list().contains("gone"), "round " + round + ": a deleted file came back");
+        }
+    }
+
     @Test
     void aFileNeverSyncedMayVanishAndALyingDiskLosesSyncedBytes() throws Exception {
         Prng prng = new Prng(7);
