@@ -96,6 +96,8 @@ public final class Zab {
     private long infoMaxEpoch;
     /** The last zxid of the leader's initial history (what NEWLEADER establishes). */
     private long initialHistoryZxid;
+    /** The leader took its epoch and began to sync learners. */
+    private boolean syncStarted;
     private long roleStartMs;
     private long nextPingMs;
     /** Proposals of this epoch made under a fast variant, by zxid; absent means classic. */
@@ -248,7 +250,9 @@ public final class Zab {
             return;
         }
         lastPersisted = z;
-        if (state == ServerState.LEADING) {
+        if (state == ServerState.LEADING && zabState == ZabState.SYNCHRONIZATION) {
+            leaderMaybeStartSync();
+        } else if (state == ServerState.LEADING) {
             leaderMaybeCommit();
         } else if (state == ServerState.FOLLOWING) {
             followerAfterPersist();
@@ -421,6 +425,7 @@ public final class Zab {
 
     private void clearRoleState() {
         learners.clear();
+        syncStarted = false;
         leaderEpoch = 0;
         infoMaxEpoch = 0;
         fastProposals.clear();
@@ -472,6 +477,7 @@ public final class Zab {
         acceptedEpoch = Math.max(acceptedEpoch, currentEpoch);
         leaderEpoch = currentEpoch;
         initialHistoryZxid = history.lastZxid();
+        syncStarted = true;
         establish();
     }
 
@@ -541,21 +547,33 @@ public final class Zab {
                 }
             }
             if (config.isQuorum(promised)) {
-                currentEpoch = leaderEpoch;
-                effects.storeEpochs(acceptedEpoch, currentEpoch);
                 zabState = ZabState.SYNCHRONIZATION;
                 initialHistoryZxid = history.lastZxid();
-                LOG.log(System.Logger.Level.INFO, "server {0}: epoch {1} has a quorum; synchronizing {2}", self,
-                        currentEpoch, promised);
-                for (Learner x : learners.values()) {
-                    if (x.ackedEpoch) {
-                        leaderSync(x);
-                    }
-                }
+                LOG.log(System.Logger.Level.INFO, "server {0}: epoch {1} has a quorum {2}", self, leaderEpoch, promised);
+                leaderMaybeStartSync();
             }
-        } else {
+        } else if (syncStarted) {
             leaderSync(l); // epoch established: sync this late follower at once
         }
+    }
+
+    /**
+     * The leader takes the new epoch as its currentEpoch only once its own history is durable: a
+     * currentEpoch on disk vouches for the history beside it (ZOOKEEPER-4643 is the follower's side).
+     */
+    private void leaderMaybeStartSync() {
+        if (syncStarted || lastPersisted < initialHistoryZxid) {
+            return;
+        }
+        syncStarted = true;
+        currentEpoch = leaderEpoch;
+        effects.storeEpochs(acceptedEpoch, currentEpoch);
+        for (Learner x : learners.values()) {
+            if (x.ackedEpoch) {
+                leaderSync(x);
+            }
+        }
+        leaderMaybeEstablish();
     }
 
     // ================================================================== leader: synchronization
@@ -608,8 +626,11 @@ public final class Zab {
 
     /** LeaderProcessACKLD with a quorum: the initial history is committed and broadcast begins. */
     private void leaderMaybeEstablish() {
+        if (!syncStarted) {
+            return;
+        }
         List<Long> acked = new ArrayList<>();
-        acked.add(self);
+        acked.add(self); // syncStarted: the leader's history is durable
         for (Learner l : learners.values()) {
             if (l.ackedNewLeader) {
                 acked.add(l.id);
@@ -878,8 +899,6 @@ public final class Zab {
                     + Txn.zxidString(history.lastZxid()));
             return;
         }
-        currentEpoch = acceptedEpoch;
-        effects.storeEpochs(acceptedEpoch, currentEpoch);
         newLeaderZxid = nl.zxid();
         followerAfterPersist();
     }
@@ -892,6 +911,9 @@ public final class Zab {
             if (lastPersisted < newLeaderZxid) {
                 return; // the ACK of NEWLEADER waits until the synced history is on disk
             }
+            // Only now the new currentEpoch: on disk it vouches for the history (ZOOKEEPER-4643).
+            currentEpoch = acceptedEpoch;
+            effects.storeEpochs(acceptedEpoch, currentEpoch);
             ackedNewLeader = true;
         }
         long z = selfAck();

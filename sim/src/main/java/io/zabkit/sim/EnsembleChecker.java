@@ -67,8 +67,8 @@ final class EnsembleChecker {
 
     private void checkLeadership(int address, Zab zab) {
         if (zab.state() != ServerState.LEADING || zab.zabState() == Zab.ZabState.DISCOVERY
-                || zab.zabState() == Zab.ZabState.ELECTION) {
-            return;
+                || zab.zabState() == Zab.ZabState.ELECTION || zab.currentEpoch() != zab.acceptedEpoch()) {
+            return; // not (yet) the leader of its new epoch: it has not taken it as currentEpoch
         }
         Integer other = leaders.putIfAbsent(zab.currentEpoch(), address);
         if (other != null && other != address) {

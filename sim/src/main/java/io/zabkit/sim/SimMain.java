@@ -1,5 +1,6 @@
 package io.zabkit.sim;
 
+import io.zabkit.zab.Variant;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -29,6 +30,8 @@ public final class SimMain {
         boolean fullTrace = false;
         Path historyFile = null;
         long progressEvery = 1000;
+        int servers = 1;
+        Variant variant = Variant.Zab;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -39,20 +42,33 @@ public final class SimMain {
                 case "--trace" -> fullTrace = true;
                 case "--history" -> historyFile = Path.of(value(args, ++i, a));
                 case "--progress-every" -> progressEvery = Long.parseLong(value(args, ++i, a));
+                case "--servers" -> servers = Integer.parseInt(value(args, ++i, a));
+                case "--variant" -> variant = Variant.parse(value(args, ++i, a));
                 default -> usage("unknown option " + a);
             }
         }
-        if (seeds < 1 || ticks < 1 || progressEvery < 1) {
-            usage("--seeds, --ticks and --progress-every must be positive");
+        if (seeds < 1 || ticks < 1 || progressEvery < 1 || servers < 1 || servers > 9) {
+            usage("--seeds, --ticks and --progress-every must be positive, --servers between 1 and 9");
         }
-        int status = seeds == 1 ? runOne(seed, ticks, disk, fullTrace, historyFile)
-                : runMany(seed, seeds, ticks, disk, progressEvery);
+        if (variant == Variant.ZabAc && servers != 3) {
+            usage("ZabAc is defined for 3 servers only");
+        }
+        Shape shape = new Shape(ticks, disk, servers, variant);
+        int status = seeds == 1 ? runOne(seed, shape, fullTrace, historyFile)
+                : runMany(seed, seeds, shape, progressEvery);
         System.exit(status);
     }
 
-    private static int runOne(long seed, int ticks, SimDisk.Mode disk, boolean fullTrace, Path historyFile)
-            throws IOException {
-        SimOptions options = SimOptions.fromSeed(seed, ticks, disk);
+    /** What every seed of a run shares. */
+    record Shape(int ticks, SimDisk.Mode disk, int servers, Variant variant) {
+        SimOptions options(long seed) {
+            return servers == 1 ? SimOptions.fromSeed(seed, ticks, disk)
+                    : SimOptions.fromSeed(seed, ticks, disk, servers, variant);
+        }
+    }
+
+    private static int runOne(long seed, Shape shape, boolean fullTrace, Path historyFile) throws IOException {
+        SimOptions options = shape.options(seed);
         System.out.println(options.describe());
         SimResult r = new Simulator(options, fullTrace ? System.out : null, historyFile != null).run();
         if (historyFile != null) {
@@ -67,9 +83,10 @@ public final class SimMain {
         return 0;
     }
 
-    private static int runMany(long first, long count, int ticks, SimDisk.Mode disk, long progressEvery) {
+    private static int runMany(long first, long count, Shape shape, long progressEvery) {
         PrintStream out = System.out;
-        out.printf("simulating seeds %d..%d, %d ticks each, disk %s%n", first, first + count - 1, ticks, disk);
+        out.printf("simulating seeds %d..%d, %d ticks each, disk %s, %d server(s)%s%n", first, first + count - 1,
+                shape.ticks(), shape.disk(), shape.servers(), shape.servers() > 1 ? ", broadcast " + shape.variant() : "");
         long start = System.nanoTime();
         List<SimResult> failures = new ArrayList<>();
         long ops = 0;
@@ -78,7 +95,7 @@ public final class SimMain {
         long reads = 0;
         long events = 0;
         for (long i = 0; i < count; i++) {
-            SimResult r = new Simulator(SimOptions.fromSeed(first + i, ticks, disk), null, false).run();
+            SimResult r = new Simulator(shape.options(first + i), null, false).run();
             ops += r.stats().opsInvoked();
             crashes += r.stats().crashes();
             restarts += r.stats().restartsCompared();
@@ -119,7 +136,7 @@ public final class SimMain {
     private static void usage(String problem) {
         System.err.println("sim: " + problem);
         System.err.println("usage: SimMain [--seed N] [--seeds COUNT] [--ticks T] [--disk honest|lying-sync] "
-                + "[--trace] [--history FILE.edn] [--progress-every K]");
+                + "[--trace] [--history FILE.edn] [--progress-every K] [--servers N] [--variant Zab|ZabAc|ZabAa|ZabCt|ZabCT]");
         System.exit(2);
     }
 }

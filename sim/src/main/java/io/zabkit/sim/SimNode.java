@@ -102,6 +102,7 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
         }
         core = new ServerCore(config, recovered);
         core.onApplied(applied);
+        lastRole = "";
         starts++;
         lastSyncDoneTick = clock.tick();
         trace.event("NodeStart", "node " + address + " recovered lastProcessed=0x"
@@ -199,7 +200,23 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
 
     // ------------------------------------------------------------------ the Ready loop
 
+    private String lastRole = "";
+
+    /** Traces every change of role, phase or epoch: a failing seed's trace then reads like the spec's. */
+    private void traceRole() {
+        io.zabkit.zab.Zab z = core.zab();
+        String role = z.state() + "/" + z.zabState() + " acceptedEpoch=" + z.acceptedEpoch() + " currentEpoch="
+                + z.currentEpoch() + (z.leader() >= 0 ? " leader=" + z.leader() : "");
+        if (!role.equals(lastRole)) {
+            lastRole = role;
+            trace.event("zab.state", "node " + address + " " + role + " lastLogged=" + Txn.zxidString(z.lastLoggedZxid())
+                    + " lastPersisted=" + Txn.zxidString(z.lastPersisted()) + " lastCommitted="
+                    + Txn.zxidString(z.lastCommitted()) + " lastProcessed=" + Txn.zxidString(core.lastProcessedZxid()));
+        }
+    }
+
     private void processReady() {
+        traceRole();
         for (int round = 0; core.hasReady(); round++) {
             assert round < READY_ROUNDS_MAX : "core keeps producing Ready batches";
             Ready ready = core.ready();

@@ -23,6 +23,9 @@ record SimResult(SimOptions options, Violation violation, long traceHash, long t
         if (options.ticksMax() != SimMain.TICKS_DEFAULT) {
             s.append(" TICKS=").append(options.ticksMax());
         }
+        if (options.ensemble()) {
+            s.append(" SERVERS=").append(options.serverCount()).append(" VARIANT=").append(options.variant());
+        }
         if (options.diskMode() != SimDisk.Mode.HONEST) {
             s.append(" DISK=").append(options.diskMode().name());
         }
@@ -44,7 +47,9 @@ record SimResult(SimOptions options, Violation violation, long traceHash, long t
         s.append("replay: ").append(replayCommand()).append('\n');
         s.append("   or: java -ea -cp sim/target/classes:$(cat sim/target/classpath.txt) io.zabkit.sim.SimMain --seed ")
                 .append(options.seed()).append(" --ticks ").append(options.ticksMax()).append(" --disk ")
-                .append(options.diskMode()).append(" --trace\n");
+                .append(options.diskMode())
+                .append(options.ensemble() ? " --servers " + options.serverCount() + " --variant " + options.variant() : "")
+                .append(" --trace\n");
         return s.toString();
     }
 
