@@ -145,7 +145,7 @@ public final class Storage implements AutoCloseable {
     public void sync() throws IOException {
         requireRecovered();
         if (!options.forceSync()) {
-            return; // the file stays dirty: installSnapshot still syncs it before it stops being the newest
+            return; // the file stays dirty: closeCurrentLog still syncs it before it stops being the newest
         }
         if (currentLog != null && currentLogDirty) {
             logDisk.sync(currentLog);
@@ -160,13 +160,11 @@ public final class Storage implements AutoCloseable {
             throw new IllegalArgumentException("snapshot at " + Txn.zxidString(snapshot.zxid())
                     + " is ahead of the log, which ends at " + Txn.zxidString(lastLoggedZxid));
         }
-        // The file being closed must be complete before a newer one exists: only the newest may be torn.
-        sync();
+        closeCurrentLog();
         String name = FileNames.snapshot(snapshot.zxid());
         snapshotDisk.writeAtomically(name, SnapshotFormat.encode(snapshot));
         assert Arrays.equals(SnapshotFormat.decode(snapshotDisk.read(name), snapshot.zxid()).data(),
                 snapshot.data()) : "snapshot reads back different from what was written: " + name;
-        currentLog = null;
         purge();
     }
 
@@ -210,13 +208,7 @@ public final class Storage implements AutoCloseable {
     public void installSnapshot(Snapshot snapshot) throws IOException {
         requireRecovered();
         truncate(snapshot.zxid());
-        if (currentLog != null && currentLogDirty) {
-            // Once the snapshot is newer than this file, only later files may be torn by a crash; sync it even
-            // with forceSync off, or recovery would find a torn file that is not the newest.
-            logDisk.sync(currentLog);
-        }
-        currentLog = null;
-        currentLogDirty = false;
+        closeCurrentLog();
         String name = FileNames.snapshot(snapshot.zxid());
         snapshotDisk.writeAtomically(name, SnapshotFormat.encode(snapshot));
         assert Arrays.equals(SnapshotFormat.decode(snapshotDisk.read(name), snapshot.zxid()).data(),
@@ -262,6 +254,18 @@ public final class Storage implements AutoCloseable {
                 snapshotDisk.close();
             }
         }
+    }
+
+    /**
+     * Syncs the file appends went to and makes the next append start a new one. Even with forceSync
+     * off: recovery takes damage in a file that is not the newest for corruption, not a torn write.
+     */
+    private void closeCurrentLog() throws IOException {
+        if (currentLog != null && currentLogDirty) {
+            logDisk.sync(currentLog);
+        }
+        currentLog = null;
+        currentLogDirty = false;
     }
 
     private void writeEpochIfChanged(String name, long epoch) throws IOException {
