@@ -3,6 +3,7 @@ package io.zabkit.storage;
 import io.zabkit.txn.Txn;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -187,7 +188,7 @@ public final class Storage implements AutoCloseable {
         }
         String marker = FileNames.truncateMarker(zxid);
         logDisk.writeAtomically(marker, ("truncate the log after " + Txn.zxidString(zxid) + "\n")
-                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                .getBytes(StandardCharsets.US_ASCII));
         currentLog = null; // the next append starts a file whose header vouches for the kept prefix
         currentLogDirty = false;
         long keptInLog = cutLogAfter(zxid);
