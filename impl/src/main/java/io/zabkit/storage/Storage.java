@@ -3,6 +3,7 @@ package io.zabkit.storage;
 import io.zabkit.txn.Txn;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -145,7 +146,7 @@ public final class Storage implements AutoCloseable {
     public void sync() throws IOException {
         requireRecovered();
         if (!options.forceSync()) {
-            return; // the file stays dirty: installSnapshot still syncs it before it stops being the newest
+            return; // the file stays dirty: closeCurrentLog still syncs it before it stops being the newest
         }
         if (currentLog != null && currentLogDirty) {
             logDisk.sync(currentLog);
@@ -160,13 +161,11 @@ public final class Storage implements AutoCloseable {
             throw new IllegalArgumentException("snapshot at " + Txn.zxidString(snapshot.zxid())
                     + " is ahead of the log, which ends at " + Txn.zxidString(lastLoggedZxid));
         }
-        // The file being closed must be complete before a newer one exists: only the newest may be torn.
-        sync();
+        closeCurrentLog();
         String name = FileNames.snapshot(snapshot.zxid());
         snapshotDisk.writeAtomically(name, SnapshotFormat.encode(snapshot));
         assert Arrays.equals(SnapshotFormat.decode(snapshotDisk.read(name), snapshot.zxid()).data(),
                 snapshot.data()) : "snapshot reads back different from what was written: " + name;
-        currentLog = null;
         purge();
     }
 
@@ -189,7 +188,7 @@ public final class Storage implements AutoCloseable {
         }
         String marker = FileNames.truncateMarker(zxid);
         logDisk.writeAtomically(marker, ("truncate the log after " + Txn.zxidString(zxid) + "\n")
-                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                .getBytes(StandardCharsets.US_ASCII));
         currentLog = null; // the next append starts a file whose header vouches for the kept prefix
         currentLogDirty = false;
         long keptInLog = cutLogAfter(zxid);
@@ -210,13 +209,7 @@ public final class Storage implements AutoCloseable {
     public void installSnapshot(Snapshot snapshot) throws IOException {
         requireRecovered();
         truncate(snapshot.zxid());
-        if (currentLog != null && currentLogDirty) {
-            // Once the snapshot is newer than this file, only later files may be torn by a crash; sync it even
-            // with forceSync off, or recovery would find a torn file that is not the newest.
-            logDisk.sync(currentLog);
-        }
-        currentLog = null;
-        currentLogDirty = false;
+        closeCurrentLog();
         String name = FileNames.snapshot(snapshot.zxid());
         snapshotDisk.writeAtomically(name, SnapshotFormat.encode(snapshot));
         assert Arrays.equals(SnapshotFormat.decode(snapshotDisk.read(name), snapshot.zxid()).data(),
@@ -262,6 +255,18 @@ public final class Storage implements AutoCloseable {
                 snapshotDisk.close();
             }
         }
+    }
+
+    /**
+     * Syncs the file appends went to and makes the next append start a new one. Even with forceSync
+     * off: recovery takes damage in a file that is not the newest for corruption, not a torn write.
+     */
+    private void closeCurrentLog() throws IOException {
+        if (currentLog != null && currentLogDirty) {
+            logDisk.sync(currentLog);
+        }
+        currentLog = null;
+        currentLogDirty = false;
     }
 
     private void writeEpochIfChanged(String name, long epoch) throws IOException {

@@ -73,4 +73,42 @@ class FileDiskTest {
         assertTrue(warnings.isEmpty(), warnings.toString());
         assertFalse(Files.exists(dir.resolve("log").resolve("snapshot.280000000")));
     }
+
+    @Test
+    void truncateInstallSnapshotAndEpochsOnRealFiles() throws IOException {
+        Storage.Options options = new Storage.Options(true, 3, CoreConfig.DEFAULT_MAX_BUFFER);
+        List<String> warnings = new ArrayList<>();
+        Path log = dir.resolve("log");
+        Path snap = dir.resolve("snap");
+        try (Storage s = new Storage(new FileDisk(log), new FileDisk(snap), options, warnings::add)) {
+            s.recover();
+            s.append(Txns.range(1, 1, 20));
+            s.sync();
+            s.truncate(Txn.zxid(1, 12));
+            s.writeEpochs(2, 2);
+            s.append(Txns.range(2, 1, 3));
+            s.sync();
+        }
+        try (Storage s = new Storage(new FileDisk(log), new FileDisk(snap), options, warnings::add)) {
+            RecoveredState state = s.recover();
+            List<Txn> expected = new ArrayList<>(Txns.range(1, 1, 12));
+            expected.addAll(Txns.range(2, 1, 3));
+            assertEquals(Txns.zxids(expected), Txns.zxids(state.txns()));
+            assertEquals(List.of(2L, 2L), List.of(state.acceptedEpoch(), state.currentEpoch()));
+            assertEquals("2\n", Files.readString(snap.resolve("currentEpoch")));
+            s.installSnapshot(new Snapshot(Txn.zxid(2, 2), new byte[] {2, 2})); // drops 2:3
+            s.writeEpochs(3, 2);
+        }
+        try (Storage s = new Storage(new FileDisk(log), new FileDisk(snap), options, warnings::add)) {
+            RecoveredState state = s.recover();
+            assertEquals(Txn.zxid(2, 2), state.snapshot().zxid());
+            assertTrue(state.txns().isEmpty(), Txns.zxids(state.txns()).toString());
+            assertEquals(List.of(3L, 2L), List.of(state.acceptedEpoch(), state.currentEpoch()));
+        }
+        assertTrue(warnings.isEmpty(), warnings.toString());
+        try (var files = Files.list(log)) {
+            assertEquals(List.of("log.100000001", "log.200000001"), files.map(p -> p.getFileName().toString()).sorted()
+                    .toList(), "no truncate marker or temp file is left behind");
+        }
+    }
 }
