@@ -37,8 +37,6 @@ import java.util.TreeMap;
  */
 public final class Zab {
     private static final System.Logger LOG = System.getLogger("zabkit.zab");
-    /** Applied transactions kept in memory beyond the snapshot, so that lagging followers get a DIFF. */
-    private static final int HISTORY_KEEP = 2_000;
     private static final long FOLLOWERINFO_RESEND_MS = 200;
 
     public enum ZabState { ELECTION, DISCOVERY, SYNCHRONIZATION, BROADCAST }
@@ -1040,7 +1038,7 @@ public final class Zab {
             replica.deliver(t);
             receivedFast.remove(t.zxid());
         }
-        history.trim(replica.lastProcessedZxid(), HISTORY_KEEP);
+        history.trim(replica.lastProcessedZxid(), config.committedLogCount());
     }
 
     private void discardStale(long from, Message m) {

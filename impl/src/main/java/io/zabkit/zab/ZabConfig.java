@@ -12,9 +12,20 @@ import java.util.List;
  * @param variant             the broadcast phase (classic Zab unless configured)
  * @param coinTossProbability ZabCt/ZabCT: the probability that a follower ACKs a proposal at once
  * @param seed                seeds the coin toss; the core draws no randomness of its own
+ * @param committedLogCount   applied transactions kept in memory so that a lagging follower gets a DIFF
+ *                            rather than a SNAP (ZooKeeper's zookeeper.commitLogCount)
  */
 public record ZabConfig(List<Long> voters, int initLimitTicks, int syncLimitTicks, int finalizeWaitMs,
-                        Variant variant, double coinTossProbability, long seed) {
+                        Variant variant, double coinTossProbability, long seed, int committedLogCount) {
+
+    /** ZooKeeper's default for zookeeper.commitLogCount. */
+    public static final int COMMITTED_LOG_COUNT = 500;
+
+    public ZabConfig(List<Long> voters, int initLimitTicks, int syncLimitTicks, int finalizeWaitMs, Variant variant,
+                     double coinTossProbability, long seed) {
+        this(voters, initLimitTicks, syncLimitTicks, finalizeWaitMs, variant, coinTossProbability, seed,
+                COMMITTED_LOG_COUNT);
+    }
 
     public ZabConfig {
         voters = voters.stream().sorted().distinct().toList();
@@ -24,6 +35,9 @@ public record ZabConfig(List<Long> voters, int initLimitTicks, int syncLimitTick
         if (initLimitTicks <= 0 || syncLimitTicks <= 0 || finalizeWaitMs < 0) {
             throw new IllegalArgumentException("initLimit and syncLimit must be positive, the finalize wait not"
                     + " negative; got " + initLimitTicks + ", " + syncLimitTicks + ", " + finalizeWaitMs);
+        }
+        if (committedLogCount < 1) {
+            throw new IllegalArgumentException("committedLogCount must be positive, got " + committedLogCount);
         }
         if (coinTossProbability <= 0 || coinTossProbability > 1) {
             throw new IllegalArgumentException("the coin-toss probability must be in (0, 1], got "

@@ -1,6 +1,7 @@
 package io.zabkit.sim;
 
 import io.zabkit.zab.Variant;
+import io.zabkit.zab.ZabConfig;
 import java.util.Locale;
 
 /**
@@ -41,7 +42,8 @@ record SimOptions(
         int partitionTicksMax,
         double peerDelayTicksMean,
         int peerDelayTicksMax,
-        Variant variant) {
+        Variant variant,
+        int committedLogCount) {
 
     static final int TICK_TIME_MS = 100;
 
@@ -77,7 +79,7 @@ record SimOptions(
                 p.pick(0.0, 0.5, 0.9),
                 p.pick(0.0, 0.0, 0.001, 0.01),
                 diskMode,
-                1, 0.0, 0, 0.0, 1, Variant.Zab);
+                1, 0.0, 0, 0.0, 1, Variant.Zab, ZabConfig.COMMITTED_LOG_COUNT);
     }
 
     /**
@@ -96,7 +98,7 @@ record SimOptions(
                 base.snapRetainCount, p.pick(0.0, 1.0, 2.0), p.pick(new Integer[] {3, 8, 15}),
                 base.splitProbability, base.coalesceProbability, base.connectionBreakProbability, diskMode,
                 servers, p.pick(0.0, 0.002, 0.005), p.pick(new Integer[] {30, 100, 300}), p.pick(0.0, 0.5, 2.0),
-                p.pick(new Integer[] {2, 5, 10}), variant);
+                p.pick(new Integer[] {2, 5, 10}), variant, p.pick(new Integer[] {3, 30, ZabConfig.COMMITTED_LOG_COUNT}));
     }
 
     boolean ensemble() {
@@ -110,7 +112,8 @@ record SimOptions(
                 writeFraction, multiProbability, closeSessionProbability, crashProbability, restartDelayTicksMax,
                 tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
-                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant);
+                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
+                committedLogCount);
     }
 
     /** The VOPR-style header: the seed and every option it drew, one line. */
@@ -123,13 +126,14 @@ record SimOptions(
                         + "snapRetainCount=%d delayTicksMean=%.1f delayTicksMax=%d splitProbability=%.2f "
                         + "coalesceProbability=%.2f connectionBreakProbability=%.3f diskMode=%s servers=%d "
                         + "partitionProbability=%.3f partitionTicksMax=%d peerDelayTicksMean=%.1f peerDelayTicksMax=%d "
-                        + "variant=%s",
+                        + "variant=%s committedLogCount=%d",
                 seed, ticksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs, reconnectDelayTicksMax,
                 opProbability, clientPauseProbability, clientPauseTicksMax, keyCount, writeFraction, multiProbability,
                 closeSessionProbability, crashProbability, restartDelayTicksMax, tornWriteProbability,
                 syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean, delayTicksMax,
                 splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
-                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant);
+                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
+                committedLogCount);
     }
 
     SimNetwork.Options network() {

@@ -50,6 +50,11 @@ final class SimPeerNetwork {
     private final TreeSet<Long> notices = new TreeSet<>();
     /** Pairs (smaller, larger) cut by a partition. */
     private final Set<Long> cut = new TreeSet<>();
+    /**
+     * A silent partition drops nothing and breaks nothing: like TCP across a dead route it holds what is
+     * sent until the route heals, and only the cores' own timeouts (syncLimit) notice.
+     */
+    private boolean silent;
     private long messagesDelivered;
     private long linkBreaks;
 
@@ -87,12 +92,15 @@ final class SimPeerNetwork {
     // ------------------------------------------------------------------ partitions
 
     /** PartitionStart: the two sides can no longer talk; links across break. */
-    void partition(Set<Integer> side, Set<Integer> all) {
+    void partition(Set<Integer> side, Set<Integer> all, boolean silently) {
+        silent = silently;
         for (int a : side) {
             for (int b : all) {
                 if (!side.contains(b)) {
                     cut.add(pair(a, b));
-                    breakLink(a, b, "partition", true);
+                    if (!silently) {
+                        breakLink(a, b, "partition", true);
+                    }
                 }
             }
         }
@@ -110,7 +118,7 @@ final class SimPeerNetwork {
     // ------------------------------------------------------------------ traffic
 
     void send(int from, int to, Message m) {
-        if (!peers.containsKey(to) || cut.contains(pair(from, to))) {
+        if (!peers.containsKey(to) || (cut.contains(pair(from, to)) && !silent)) {
             if (!(m instanceof Message.Notification)) {
                 breakLink(from, to, "send to an unreachable server", true);
             }
@@ -150,6 +158,9 @@ final class SimPeerNetwork {
             int from = (int) (k >> 16);
             int to = (int) (k & 0xffff);
             Pipe pipe = pipes.get(k);
+            if (cut.contains(pair(from, to))) {
+                continue; // a silent partition holds the messages
+            }
             while (pipe != null && !pipe.queue.isEmpty() && pipe.queue.peekFirst().deliverTick() <= clock.tick()) {
                 InFlight f = pipe.queue.removeFirst();
                 Peer p = peers.get(to);

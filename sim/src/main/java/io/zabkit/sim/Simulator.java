@@ -85,7 +85,8 @@ public final class Simulator {
             for (int i = 0; i < servers.length; i++) {
                 voters.add((long) (SERVER + i));
             }
-            ZabConfig zab = new ZabConfig(voters, 20, 10, 50, options.variant(), 0.5, options.seed());
+            ZabConfig zab = new ZabConfig(voters, 20, 10, 50, options.variant(), 0.5, options.seed(),
+                    options.committedLogCount());
             for (int i = 0; i < servers.length; i++) {
                 servers[i] = SERVER + i;
                 CoreConfig c = new CoreConfig(servers[i], config.tickTimeMs(), config.minSessionTimeoutMs(),
@@ -234,9 +235,11 @@ public final class Simulator {
         if (side.isEmpty() || side.size() == all.size()) {
             return;
         }
+        boolean silently = faults.chance(0.5);
         history.nemesis("PartitionStart", ":nodes" + side);
-        trace.event("PartitionStart", "cut " + side + " from the rest of " + all);
-        peers.partition(side, all);
+        trace.event("PartitionStart", "cut " + side + " from the rest of " + all
+                + (silently ? " (silently: links hold, timeouts must notice)" : " (links break)"));
+        peers.partition(side, all, silently);
         partitionEndTick = clock.tick() + faults.between(1, options.partitionTicksMax());
     }
 
