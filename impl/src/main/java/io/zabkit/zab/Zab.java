@@ -696,8 +696,9 @@ public final class Zab {
 
     /** How far this server's own ACK reaches: its durable log, extended over proposals made fast. */
     private long selfAck() {
-        long z = lastPersisted;
-        for (Txn t : history.range(lastPersisted, history.lastZxid())) {
+        // Delivered transactions count too: a fast variant delivers from memory before the disk write.
+        long z = Math.max(lastPersisted, replica.lastProcessedZxid());
+        for (Txn t : history.range(z, history.lastZxid())) {
             if (!isFast(t.zxid())) {
                 break;
             }
@@ -905,6 +906,7 @@ public final class Zab {
         if (newLeaderZxid < 0) {
             return;
         }
+        boolean ackingNewLeader = false;
         if (!ackedNewLeader) {
             if (lastPersisted < newLeaderZxid) {
                 return; // the ACK of NEWLEADER waits until the synced history is on disk
@@ -913,15 +915,22 @@ public final class Zab {
             currentEpoch = acceptedEpoch;
             effects.storeEpochs(acceptedEpoch, currentEpoch);
             ackedNewLeader = true;
+            ackingNewLeader = true;
         }
         long z = selfAck();
-        if (z > lastAckSent && !(config.variant().coinToss() && onlyFastIn(lastAckSent, z))) {
+        if (ackingNewLeader || z > lastAckSent && !(config.variant().coinToss() && onlyFastIn(lastAckSent, z))) {
             followerSendAck(z); // classic: ACK what is now durable; coin toss leaves fast ones to the coin
+        }
+        if (config.variant().acksToAll() && ackedNewLeader) {
+            followerMaybeCommitFromAcks();
         }
         deliverCommitted();
     }
 
     private boolean onlyFastIn(long from, long to) {
+        if (to <= from) {
+            return false;
+        }
         for (Txn t : history.range(from, to)) {
             if (!receivedFast.containsKey(t.zxid())) {
                 return false;
@@ -937,7 +946,7 @@ public final class Zab {
         lastAckSent = z;
         Ack ack = new Ack(currentEpoch, z);
         effects.send(leader, ack);
-        if (config.variant().acksToAll() && receivedFast.containsKey(z)) {
+        if (config.variant().acksToAll()) {
             for (long peer : config.voters()) {
                 if (peer != self && peer != leader) {
                     effects.send(peer, ack);

@@ -194,7 +194,7 @@ public final class Simulator {
 
     private void maybeCrashOrRestart() {
         for (SimNode n : nodes) {
-            if (n.isUp() && faults.chance(options.crashProbability())) {
+            if (n.isUp() && faults.chance(options.crashProbability()) && mayCrash(n)) {
                 history.nemesis("NodeCrash", ":node" + n.address());
                 n.crash();
                 restartTicks.put(n.address(), clock.tick() + faults.between(1, options.restartDelayTicksMax()));
@@ -202,6 +202,19 @@ public final class Simulator {
                 restart(n);
             }
         }
+    }
+
+    /**
+     * The fast variants assume a server quorum never crashes; at the simulator's grain, as in
+     * spec/Zab.tla's QuorumNeverCrashes: a server crashes only when all it acknowledged is on disk.
+     * Classic Zab assumes nothing, so any server may crash at any time.
+     */
+    private boolean mayCrash(SimNode n) {
+        if (!options.variant().acksFromMemory()) {
+            return true;
+        }
+        io.zabkit.zab.Zab zab = n.core().zab();
+        return zab.lastPersisted() >= zab.lastLoggedZxid();
     }
 
     /** PartitionStart: one server alone, or a random split; PartitionRecover after a while. */
