@@ -39,6 +39,9 @@ public final class MessageCodec {
     static final byte SYNC_REQUEST = 15;
     static final byte SYNC_REPLY = 16;
 
+    /** The type byte of a SNAP, whose frame may be larger than any other (it carries a whole data tree). */
+    public static final byte SNAP_TYPE = SNAP;
+
     private MessageCodec() {}
 
     public static byte[] encode(Message m) {
