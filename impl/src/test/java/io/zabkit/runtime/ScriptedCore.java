@@ -31,6 +31,16 @@ final class ScriptedCore implements Core {
     private long zxid;
 
     @Override
+    public void peerMessage(long from, io.zabkit.zab.Message m) {
+        events.add("peer " + from + " " + m);
+    }
+
+    @Override
+    public void peerDisconnected(long peer) {
+        events.add("peer-disconnected " + peer);
+    }
+
+    @Override
     public void tick(long nowMillis) {
         ticks++;
     }
