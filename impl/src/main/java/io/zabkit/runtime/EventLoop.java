@@ -67,6 +67,8 @@ final class EventLoop implements Runnable {
     private volatile boolean stopRequested;
     private volatile Throwable failure;
     private long nextConnId = 1;
+    /** The highest zxid reported with persisted() in the current history (a truncate lowers it). */
+    private long persistedReported = -1;
     private boolean acceptingRequests = true;
 
     /** The loop owns the listener from here on; the disk thread owns storage. */
@@ -176,6 +178,7 @@ final class EventLoop implements Runnable {
 
     private void handleDiskEvent(DiskEvent e) {
         if (e instanceof DiskEvent.Persisted p) {
+            persistedReported = Math.max(persistedReported, p.zxid());
             core.persisted(p.zxid());
         } else if (e instanceof DiskEvent.SnapshotWritten s) {
             core.snapshotWritten(s.zxid());
@@ -284,7 +287,8 @@ final class EventLoop implements Runnable {
     /**
      * Truncate, install and epochs, durably, before anything else of the batch. Persisted reports of
      * entries appended before a truncate or an install are already queued when this returns; any above
-     * the new end of the log are lowered to it, so the core never hears that a zxid it cut is durable.
+     * the new end of the log are lowered to it, so the core never hears that a zxid it cut is durable,
+     * and reports stay increasing within the new history.
      */
     private void prepareStorage(Ready ready) {
         try {
@@ -299,9 +303,17 @@ final class EventLoop implements Runnable {
         if (end == Ready.NO_TRUNCATE) {
             return;
         }
+        persistedReported = Math.min(persistedReported, end);
         List<DiskEvent> queued = new ArrayList<>();
         for (DiskEvent e; (e = diskEvents.poll()) != null; ) {
-            queued.add(e instanceof DiskEvent.Persisted p && p.zxid() > end ? new DiskEvent.Persisted(end) : e);
+            if (e instanceof DiskEvent.Persisted p) {
+                long zxid = Math.min(p.zxid(), end);
+                if (zxid > persistedReported) {
+                    queued.add(new DiskEvent.Persisted(zxid));
+                }
+            } else {
+                queued.add(e);
+            }
         }
         queued.forEach(this::handleDiskEvent);
     }

@@ -390,11 +390,11 @@ final class PeerLinks implements AutoCloseable {
         link.peer = id;
         link.state = PeerLink.State.OPEN;
         p.link = link;
+        moveQueued(p, link); // before the core, hearing of the old link's end, can add to the new one
         if (!disconnects.isEmpty()) {
             events.disconnectsPending(); // the old link's end reaches the core before the new link's frames
         }
-        moveQueued(p, link);
-        return true;
+        return link.channel.isOpen(); // the core may have reset the new link on hearing of the old one
     }
 
     /** The link ended without the core asking: close it and report it once. */
