@@ -335,4 +335,66 @@ class PeerLinksTest {
         assertEquals("disconnected 2", s1.next());
         s1.expectQuiet(600);
     }
+
+    @Test
+    void theLargerIdWaitsForTheSmallerToConnectThenGivesUpWithOneDisconnect() throws Exception {
+        ServerSocketChannel l2 = listen(2);
+        ServerSocket absent = new ServerSocket();
+        absent.bind(new InetSocketAddress("127.0.0.1", 0)); // server 1's port, never served
+        Map<Long, InetSocketAddress> all = Map.of(1L, new InetSocketAddress("127.0.0.1", absent.getLocalPort()),
+                2L, addressOf(l2));
+        Endpoint s2 = endpoint(2, all, l2);
+        s2.send(1, new Message.Notification(1, Message.ServerState.LOOKING, 2, 0, 0), new Message.Commit(1));
+        long start = System.currentTimeMillis();
+        assertEquals("disconnected 1", s2.next());
+        long waitedMs = System.currentTimeMillis() - start;
+        assertTrue(waitedMs >= PeerLinks.CONNECT_TIMEOUT_MS - 100, "gave up after " + waitedMs + " ms");
+        s2.expectQuiet(300);
+        absent.close();
+    }
+
+    /** A raw socket that plays server 1 towards server 2. */
+    private static Socket impersonate(InetSocketAddress server2, int magic, int version, long id) throws IOException {
+        Socket s = new Socket(server2.getAddress(), server2.getPort());
+        java.io.DataOutputStream out = new java.io.DataOutputStream(s.getOutputStream());
+        out.writeInt(magic);
+        out.writeInt(version);
+        out.writeLong(id);
+        out.flush();
+        return s;
+    }
+
+    @Test
+    void badPeersAreRefusedAndAMalformedFrameIsOneDisconnect() throws Exception {
+        ServerSocketChannel l2 = listen(2);
+        ServerSocketChannel l3 = listen(3);
+        Map<Long, InetSocketAddress> all = Map.of(1L, new InetSocketAddress("127.0.0.1", 1), 2L, addressOf(l2),
+                3L, addressOf(l3));
+        Endpoint s2 = endpoint(2, all, l2);
+        InetSocketAddress to2 = addressOf(l2);
+        int version = io.zabkit.zab.MessageCodec.VERSION;
+        // not a zabkit server, another codec version, an unknown id, a larger id (2 connects to 3 itself)
+        for (Socket bad : List.of(impersonate(to2, 0x47455420, version, 1), impersonate(to2, PeerLink.MAGIC,
+                version + 1, 1), impersonate(to2, PeerLink.MAGIC, version, 9), impersonate(to2, PeerLink.MAGIC,
+                version, 3))) {
+            bad.setSoTimeout(5_000);
+            assertEquals(-1, bad.getInputStream().read(), "refused: the link is closed");
+            bad.close();
+        }
+        s2.expectQuiet(200); // refused links were never a peer's link: nothing to report
+        try (Socket one = impersonate(to2, PeerLink.MAGIC, version, 1)) {
+            java.io.DataOutputStream out = new java.io.DataOutputStream(one.getOutputStream());
+            byte[] commit = io.zabkit.zab.MessageCodec.encode(new Message.Commit(5));
+            out.writeInt(commit.length);
+            out.write(commit);
+            out.writeInt(2);
+            out.write(new byte[] {99, 0}); // an unknown message type
+            out.flush();
+            assertEquals("from 1: " + new Message.Commit(5), s2.next());
+            assertEquals("disconnected 1", s2.next());
+            one.setSoTimeout(5_000);
+            assertEquals(-1, one.getInputStream().read(), "server 2 closed the link");
+        }
+        s2.expectQuiet(300);
+    }
 }
