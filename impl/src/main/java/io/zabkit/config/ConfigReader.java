@@ -1,6 +1,11 @@
 package io.zabkit.config;
 
 import io.zabkit.core.CoreConfig;
+import io.zabkit.zab.Variant;
+import io.zabkit.zab.ZabConfig;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,11 +24,18 @@ public final class ConfigReader {
     static final int DEFAULT_TICK_TIME_MS = 3000;
     static final int DEFAULT_ELECTION_FINALIZE_WAIT_MS = 200;
     static final int MIN_SNAP_RETAIN_COUNT = 3;
+    /** zabkit only: the broadcast variant (Zab, ZabAc, ZabAa, ZabCt, ZabCT). */
+    static final String BROADCAST = "zabkit.broadcast";
+    /** zabkit only: ZabCt/ZabCT, the probability that a follower ACKs a proposal at once. */
+    static final String COIN_TOSS_PROBABILITY = "zabkit.coinTossProbability";
+    static final double DEFAULT_COIN_TOSS_PROBABILITY = 0.5;
+    /** zabkit only, ensembles: the secret session passwords derive from (a long, decimal or 0x hex). */
+    static final String SESSION_SECRET = "zabkit.sessionSecret";
 
     private static final Set<String> USED = Set.of("dataDir", "dataLogDir", "clientPort", "clientPortAddress",
             "tickTime", "initLimit", "syncLimit", "minSessionTimeout", "maxSessionTimeout", "maxClientCnxns",
             "forceSync", "snapCount", "jute.maxbuffer", "4lw.commands.whitelist", "autopurge.snapRetainCount",
-            "autopurge.purgeInterval", "electionFinalizeWait");
+            "autopurge.purgeInterval", "electionFinalizeWait", BROADCAST, COIN_TOSS_PROBABILITY, SESSION_SECRET);
     private static final Set<String> ZOOKEEPER_UNUSED = Set.of("globalOutstandingLimit", "preAllocSize",
             "snapSizeLimitInKb", "txnLogSizeLimitInKb", "standaloneEnabled", "reconfigEnabled", "dynamicConfigFile",
             "leaderServes", "cnxTimeout", "quorumListenOnAllIPs", "secureClientPort", "secureClientPortAddress",
@@ -39,7 +51,11 @@ public final class ConfigReader {
 
     private ConfigReader() {}
 
-    /** Reads the file and myid; {@code sessionSecret} comes from SecureRandom in production. */
+    /**
+     * Reads the file and myid. {@code sessionSecret} is a standalone server's (from its dataDir); an
+     * ensemble's servers must share one, so with server.N lines it is zabkit.sessionSecret or, without
+     * that key, derived from the server lines (see {@link #ensembleSessionSecret}).
+     */
     public static ServerConfig read(Path file, long sessionSecret) throws ConfigException {
         return fromCfg(CfgFile.read(file), sessionSecret);
     }
@@ -50,6 +66,10 @@ public final class ConfigReader {
         for (CfgFile.Entry e : cfg.all()) {
             if (e.key().startsWith(ServerLines.PREFIX)) {
                 ServerAddress s = ServerLines.parse(e);
+                if (s.observer()) {
+                    throw ConfigException.at(e, "observers are not supported by zabkit (every server.N line"
+                            + " must be a participant)");
+                }
                 servers.put(s.id(), s);
             } else if (!USED.contains(e.key())) {
                 warnings.add(e.where() + ": ignoring " + e.key() + " (" + (isZooKeeperSetting(e.key())
@@ -75,7 +95,19 @@ public final class ConfigReader {
         int purgeIntervalHours = intOr(cfg, "autopurge.purgeInterval", 0, 1_000_000, 0);
         int finalizeWaitMs = intOr(cfg, "electionFinalizeWait", 0, 3_600_000, DEFAULT_ELECTION_FINALIZE_WAIT_MS);
         InetSocketAddress client = clientAddress(cfg, servers.get(myid));
-        CoreConfig core = coreConfig(cfg, myid, tickTimeMs, sessionSecret, client, dataDir, dataLogDir);
+        boolean ensemble = servers.size() > 1;
+        long secret = ensemble ? ensembleSessionSecret(cfg, servers) : sessionSecret;
+        if (!ensemble) {
+            for (String key : List.of(BROADCAST, COIN_TOSS_PROBABILITY, SESSION_SECRET)) {
+                if (cfg.get(key) != null) {
+                    warnings.add(cfg.get(key).where() + ": " + key + " has no effect on a standalone server");
+                }
+            }
+        }
+        CoreConfig core = coreConfig(cfg, myid, tickTimeMs, secret, client, dataDir, dataLogDir);
+        if (ensemble) {
+            core = core.withZab(zabConfig(cfg, myid, servers, initLimit, syncLimit, finalizeWaitMs));
+        }
         return new ServerConfig(core, dataDir, dataLogDir, client, initLimit, syncLimit, snapRetainCount,
                 purgeIntervalHours, finalizeWaitMs, servers, warnings);
     }
@@ -102,6 +134,68 @@ public final class ConfigReader {
                 + "\nmaxSessionTimeout=" + maxSessionTimeoutMs + "\nserverId=" + myid + "\n";
         return new CoreConfig(myid, tickTimeMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxClientCnxns, maxBuffer,
                 snapCount, forceSync, words, sessionSecret, describe);
+    }
+
+    /** The ensemble settings: every server line votes; the variant and its coin from the zabkit keys. */
+    private static ZabConfig zabConfig(CfgFile cfg, long myid, Map<Long, ServerAddress> servers, int initLimit,
+                                       int syncLimit, int finalizeWaitMs) throws ConfigException {
+        Variant variant = Variant.Zab;
+        CfgFile.Entry v = cfg.get(BROADCAST);
+        if (v != null) {
+            try {
+                variant = Variant.parse(v.value());
+            } catch (IllegalArgumentException e) {
+                throw ConfigException.at(v, e.getMessage());
+            }
+            if (variant == Variant.ZabAc && servers.size() != 3) {
+                throw ConfigException.at(v, "ZabAc (ack-and-commit) is defined for exactly 3 voting servers;"
+                        + " this ensemble has " + servers.size() + " (use Zab, ZabAa, ZabCt or ZabCT)");
+            }
+        }
+        double p = DEFAULT_COIN_TOSS_PROBABILITY;
+        CfgFile.Entry c = cfg.get(COIN_TOSS_PROBABILITY);
+        if (c != null) {
+            try {
+                p = Double.parseDouble(c.value());
+            } catch (NumberFormatException e) {
+                throw ConfigException.at(c, "not a number");
+            }
+            if (!(p > 0 && p <= 1)) {
+                throw ConfigException.at(c, "must be above 0 and at most 1");
+            }
+        }
+        // The core draws no randomness of its own; myid seeds the coin so that servers toss differently.
+        return new ZabConfig(List.copyOf(servers.keySet()), initLimit, syncLimit, finalizeWaitMs, variant, p, myid);
+    }
+
+    /**
+     * Session passwords are checked by whichever server a client reconnects to, so every server of an
+     * ensemble needs the same secret. zabkit.sessionSecret sets it; without it, it is the first 8 bytes
+     * of SHA-256 over the sorted server lines (id, host, quorum and election port): the same on every
+     * server of the ensemble, and not secret from anyone who can read zoo.cfg. ZooKeeper itself derives
+     * session passwords from a fixed constant in its source (ZooKeeperServer's superSecret), so this is
+     * no weaker than ZooKeeper; set zabkit.sessionSecret where that matters.
+     */
+    static long ensembleSessionSecret(CfgFile cfg, Map<Long, ServerAddress> servers) throws ConfigException {
+        CfgFile.Entry e = cfg.get(SESSION_SECRET);
+        if (e != null) {
+            try {
+                return Long.decode(e.value());
+            } catch (NumberFormatException x) {
+                throw ConfigException.at(e, "not a 64-bit integer (decimal, or hex with 0x)");
+            }
+        }
+        StringBuilder lines = new StringBuilder("zabkit session secret v1\n");
+        for (ServerAddress s : new TreeMap<>(servers).values()) {
+            lines.append("server.").append(s.id()).append('=').append(s.host()).append(':').append(s.quorumPort())
+                    .append(':').append(s.electionPort()).append('\n');
+        }
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(lines.toString().getBytes(StandardCharsets.UTF_8));
+            return java.nio.ByteBuffer.wrap(hash).getLong();
+        } catch (NoSuchAlgorithmException x) {
+            throw new IllegalStateException("every Java runtime has SHA-256", x);
+        }
     }
 
     /** myid is required with server lines and must name one; a standalone server defaults to 0. */

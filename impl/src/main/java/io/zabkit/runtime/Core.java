@@ -7,7 +7,7 @@ import io.zabkit.core.Ready;
  * {@link Ready} batches out. An interface so the loop can be tested with a scripted core. Only the loop
  * thread calls it: the core is single-threaded.
  */
-public interface Core {
+public interface Core extends PeerEvents {
     void tick(long nowMillis);
 
     void connect(long connId, String remoteAddress);

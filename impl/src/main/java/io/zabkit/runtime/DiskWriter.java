@@ -4,8 +4,13 @@ import io.zabkit.core.Ready;
 import io.zabkit.storage.Snapshot;
 import io.zabkit.storage.Storage;
 import io.zabkit.txn.Txn;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -27,12 +32,18 @@ final class DiskWriter implements Runnable {
 
     private record Stop() implements Work {}
 
+    /** Zab's synchronous storage work: truncate or install, then epochs; the loop waits for it. */
+    private record Prepare(long truncateAfter, Snapshot install, Ready.Epochs epochs,
+                           CompletableFuture<Void> done) implements Work {}
+
     private final Storage storage;
     private final Consumer<DiskEvent> events;
     private final LinkedBlockingQueue<Work> queue = new LinkedBlockingQueue<>();
     /** Entries submitted and not yet reported persisted; the loop stops reading clients when it is high. */
     private final AtomicInteger unpersistedTxns = new AtomicInteger();
 
+    /** Set when the thread stops on a failure; the loop stops waiting for it. */
+    private volatile boolean failed;
     private long appendedZxid = -1;
     private int appendedCount;
     private boolean syncNeeded;
@@ -51,6 +62,40 @@ final class DiskWriter implements Runnable {
         if (ready.snapshot() != null) {
             queue.add(new WriteSnapshot(ready.snapshot()));
         }
+    }
+
+    /**
+     * Loop thread: carry out a batch's truncate, snapshot install and epochs, and wait until they are
+     * durable. They run on the disk thread after everything submitted before: the older appends are
+     * synced and reported first, so no group commit of older entries is in flight while the log is cut.
+     * Rare (once per synchronization with a leader), so blocking the loop for it is fine.
+     */
+    void prepare(Ready ready) throws IOException, InterruptedException {
+        if (!needsPrepare(ready)) {
+            return;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        queue.add(new Prepare(ready.truncateAfter(), ready.installSnapshot(), ready.epochs(), done));
+        try {
+            while (true) {
+                try {
+                    done.get(100, TimeUnit.MILLISECONDS);
+                    return;
+                } catch (TimeoutException e) {
+                    if (failed) {
+                        throw new IOException("the disk thread failed before it could synchronize the log");
+                    }
+                }
+            }
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof IOException io ? io : new IOException("storage failed while synchronizing: "
+                    + cause, cause);
+        }
+    }
+
+    static boolean needsPrepare(Ready ready) {
+        return ready.truncateAfter() != Ready.NO_TRUNCATE || ready.installSnapshot() != null || ready.epochs() != null;
     }
 
     /** Loop thread: finish the queued work (with its fsync), then end the thread. */
@@ -77,6 +122,7 @@ final class DiskWriter implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception | AssertionError e) {
+            failed = true;
             events.accept(new DiskEvent.Failed(e));
         }
     }
@@ -89,6 +135,8 @@ final class DiskWriter implements Runnable {
                 appendedZxid = a.entries().get(a.entries().size() - 1).zxid();
                 appendedCount += a.entries().size();
                 syncNeeded |= a.mustSync();
+            } else if (work instanceof Prepare p) {
+                prepare(p);
             } else if (work instanceof WriteSnapshot w) {
                 commit(); // the snapshot follows the entries before it, durably
                 storage.writeSnapshot(w.snapshot());
@@ -100,6 +148,25 @@ final class DiskWriter implements Runnable {
         }
         commit();
         return true;
+    }
+
+    private void prepare(Prepare p) throws Exception {
+        try {
+            commit(); // older entries are durable and reported before the log changes under them
+            if (p.truncateAfter() != Ready.NO_TRUNCATE) {
+                storage.truncate(p.truncateAfter());
+            }
+            if (p.install() != null) {
+                storage.installSnapshot(p.install());
+            }
+            if (p.epochs() != null) {
+                storage.writeEpochs(p.epochs().acceptedEpoch(), p.epochs().currentEpoch());
+            }
+            p.done().complete(null);
+        } catch (Exception | AssertionError e) {
+            p.done().completeExceptionally(e);
+            throw e;
+        }
     }
 
     /** One fsync for everything appended since the last one, then one report. */

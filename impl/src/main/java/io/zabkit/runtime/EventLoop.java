@@ -2,7 +2,10 @@ package io.zabkit.runtime;
 
 import io.zabkit.core.Ready;
 import io.zabkit.storage.Storage;
+import io.zabkit.zab.Message;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
@@ -12,6 +15,7 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -21,9 +25,12 @@ import java.util.function.LongSupplier;
 
 /**
  * The one thread that touches the core. Each pass: wait for sockets, the disk or the next tick; tick
- * the core with the wall clock; feed it disk completions, accepts, bytes and closes; then carry out its
- * Ready batches: disk work to the {@link DiskWriter}, bytes to the sockets. Sends need not wait for the
- * disk: the core answers a write only after persisted() says it is durable.
+ * the core with the wall clock; feed it disk completions, accepts, bytes and closes, and the frames of
+ * its peer links; then carry out its Ready batches: Zab's truncate, snapshot install and epochs on the
+ * disk thread while the loop waits, entries to the {@link DiskWriter} (group commit), bytes to the
+ * client sockets and messages to the peer links. Sends need not wait for the entries: the core answers
+ * a write (and ACKs a proposal) only after persisted() says it is durable. Every ready socket, client
+ * or peer, gets one read per pass, so neither kind of traffic starves the other.
  */
 final class EventLoop implements Runnable {
     private static final System.Logger LOG = System.getLogger("zabkit.runtime");
@@ -35,7 +42,17 @@ final class EventLoop implements Runnable {
     /** Ready batches drained per pass; the core makes one per call, so this only guards a runaway core. */
     static final int READY_PER_PASS_MAX = 100_000;
 
+    /**
+     * The ensemble side of the loop: this server's id, the other servers' quorum addresses, the bound
+     * quorum listener, and jute.maxbuffer (which bounds peer frames).
+     */
+    record Peers(long myId, Map<Long, InetSocketAddress> quorumAddresses, ServerSocketChannel quorumListener,
+                 int maxBufferBytes) {}
+
     private final Core core;
+    /** Null for a standalone server. */
+    private final PeerLinks peerLinks;
+    private boolean draining;
     private final ServerSocketChannel listener;
     private final Selector selector;
     private final DiskWriter disk;
@@ -50,11 +67,18 @@ final class EventLoop implements Runnable {
     private volatile boolean stopRequested;
     private volatile Throwable failure;
     private long nextConnId = 1;
+    /** The highest zxid reported with persisted() in the current history (a truncate lowers it). */
+    private long persistedReported = -1;
     private boolean acceptingRequests = true;
 
     /** The loop owns the listener from here on; the disk thread owns storage. */
     EventLoop(Core core, ServerSocketChannel listener, Storage storage, int tickTimeMs, LongSupplier clockMs)
             throws IOException {
+        this(core, listener, storage, tickTimeMs, clockMs, null);
+    }
+
+    EventLoop(Core core, ServerSocketChannel listener, Storage storage, int tickTimeMs, LongSupplier clockMs,
+              Peers peers) throws IOException {
         this.core = core;
         this.listener = listener;
         this.selector = Selector.open();
@@ -64,6 +88,18 @@ final class EventLoop implements Runnable {
         this.clockMs = clockMs;
         listener.configureBlocking(false);
         listener.register(selector, SelectionKey.OP_ACCEPT);
+        this.peerLinks = peers == null ? null : new PeerLinks(peers.myId(), peers.quorumAddresses(),
+                peers.quorumListener(), selector, peers.maxBufferBytes(), new PeerLinks.Listener() {
+                    @Override
+                    public void peerMessage(long from, Message m) {
+                        core.peerMessage(from, m);
+                    }
+
+                    @Override
+                    public void disconnectsPending() {
+                        drainReady();
+                    }
+                }, clockMs.getAsLong());
     }
 
     /** Any thread: ask the loop to stop; it finishes the disk work queued so far. */
@@ -93,6 +129,8 @@ final class EventLoop implements Runnable {
                 }
                 pass();
             }
+        } catch (UncheckedIOException e) {
+            failure = e.getCause();
         } catch (IOException | RuntimeException | AssertionError e) {
             failure = e;
         } finally {
@@ -104,11 +142,18 @@ final class EventLoop implements Runnable {
         for (DiskEvent e; (e = diskEvents.poll()) != null; ) {
             handleDiskEvent(e);
         }
+        if (peerLinks != null) {
+            peerLinks.tick(clockMs.getAsLong());
+        }
         Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
         while (keys.hasNext()) {
             SelectionKey key = keys.next();
             keys.remove();
             if (!key.isValid()) {
+                continue;
+            }
+            if (peerLinks != null && peerLinks.owns(key)) {
+                peerLinks.handle(key);
                 continue;
             }
             if (key.isAcceptable()) {
@@ -125,11 +170,15 @@ final class EventLoop implements Runnable {
         }
         drainReady();
         flushDirty();
+        if (peerLinks != null) {
+            peerLinks.flush();
+        }
         updateBackpressure();
     }
 
     private void handleDiskEvent(DiskEvent e) {
         if (e instanceof DiskEvent.Persisted p) {
+            persistedReported = Math.max(persistedReported, p.zxid());
             core.persisted(p.zxid());
         } else if (e instanceof DiskEvent.SnapshotWritten s) {
             core.snapshotWritten(s.zxid());
@@ -171,28 +220,102 @@ final class EventLoop implements Runnable {
         }
     }
 
+    /**
+     * Carries out every batch the core has, then tells it of the peer links that broke, one at a time,
+     * draining again after each: the core must not hear of a break before it has handed over what it
+     * made without knowing (the links drop that), nor after anything from the next link. Re-entered
+     * from the peer links while draining, it returns at once: the outer call delivers.
+     */
     private void drainReady() {
-        for (int i = 0; core.hasReady(); i++) {
-            if (i == READY_PER_PASS_MAX) {
-                throw new IllegalStateException("the core produced " + i + " Ready batches in one pass");
-            }
-            Ready ready = core.ready();
-            disk.submit(ready);
-            for (Ready.Outbound out : ready.sends()) {
-                ClientConnection conn = connections.get(out.connId());
-                if (conn != null) { // else the client went away; its replies have nowhere to go
-                    conn.enqueue(out.bytes());
-                    dirty.add(conn);
+        if (draining) {
+            return;
+        }
+        draining = true;
+        try {
+            int batches = 0;
+            while (true) {
+                for (; core.hasReady(); batches++) {
+                    if (batches == READY_PER_PASS_MAX) {
+                        throw new IllegalStateException("the core produced " + batches + " Ready batches in one pass");
+                    }
+                    carryOut(core.ready());
                 }
+                if (peerLinks == null || !peerLinks.hasDisconnect()) {
+                    return;
+                }
+                core.peerDisconnected(peerLinks.takeDisconnect());
             }
-            for (long id : ready.closes()) {
-                ClientConnection conn = connections.get(id);
-                if (conn != null) {
-                    conn.closeAfterFlush();
-                    dirty.add(conn);
+        } finally {
+            draining = false;
+        }
+    }
+
+    /** One batch, in the order {@link Ready} gives. */
+    private void carryOut(Ready ready) {
+        if (DiskWriter.needsPrepare(ready)) {
+            prepareStorage(ready);
+        }
+        disk.submit(ready);
+        for (Ready.Outbound out : ready.sends()) {
+            ClientConnection conn = connections.get(out.connId());
+            if (conn != null) { // else the client went away; its replies have nowhere to go
+                conn.enqueue(out.bytes());
+                dirty.add(conn);
+            }
+        }
+        for (long id : ready.closes()) {
+            ClientConnection conn = connections.get(id);
+            if (conn != null) {
+                conn.closeAfterFlush();
+                dirty.add(conn);
+            }
+        }
+        if (!ready.peerOut().isEmpty()) {
+            if (peerLinks == null) {
+                throw new IllegalStateException("a standalone server's core sent peer messages: " + ready.peerOut());
+            }
+            for (Ready.PeerOut out : ready.peerOut()) {
+                if (out.isReset()) {
+                    peerLinks.reset(out.peer());
+                } else {
+                    peerLinks.send(out.peer(), out.message());
                 }
             }
         }
+    }
+
+    /**
+     * Truncate, install and epochs, durably, before anything else of the batch. Persisted reports of
+     * entries appended before a truncate or an install are already queued when this returns; any above
+     * the new end of the log are lowered to it, so the core never hears that a zxid it cut is durable,
+     * and reports stay increasing within the new history.
+     */
+    private void prepareStorage(Ready ready) {
+        try {
+            disk.prepare(ready);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot synchronize storage: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while synchronizing storage", e);
+        }
+        long end = ready.installSnapshot() != null ? ready.installSnapshot().zxid() : ready.truncateAfter();
+        if (end == Ready.NO_TRUNCATE) {
+            return;
+        }
+        persistedReported = Math.min(persistedReported, end);
+        List<DiskEvent> queued = new ArrayList<>();
+        for (DiskEvent e; (e = diskEvents.poll()) != null; ) {
+            if (e instanceof DiskEvent.Persisted p) {
+                long zxid = Math.min(p.zxid(), end);
+                if (zxid > persistedReported) {
+                    queued.add(new DiskEvent.Persisted(zxid));
+                }
+            } else {
+                queued.add(e);
+            }
+        }
+        queued.forEach(this::handleDiskEvent);
     }
 
     private void flushDirty() {
@@ -253,6 +376,9 @@ final class EventLoop implements Runnable {
     private void shutDown() {
         try {
             listener.close();
+            if (peerLinks != null) {
+                peerLinks.close();
+            }
             for (ClientConnection conn : new ArrayList<>(connections.values())) {
                 conn.channel.close();
             }

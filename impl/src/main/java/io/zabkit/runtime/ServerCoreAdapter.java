@@ -2,6 +2,7 @@ package io.zabkit.runtime;
 
 import io.zabkit.core.Ready;
 import io.zabkit.core.ServerCore;
+import io.zabkit.zab.Message;
 
 /** The real deterministic core behind the loop's {@link Core} view. */
 final class ServerCoreAdapter implements Core {
@@ -39,6 +40,19 @@ final class ServerCoreAdapter implements Core {
     @Override
     public void snapshotWritten(long zxid) {
         core.snapshotWritten(zxid);
+    }
+
+    // MERGE(lead): replace both bodies with core.peerMessage(from, m) and core.peerDisconnected(peer) once
+    // ServerCore has them; these are the only call sites of the peer events.
+    @Override
+    public void peerMessage(long from, Message m) {
+        throw new UnsupportedOperationException("ServerCore.peerMessage is not merged yet (message from server "
+                + from + ": " + m.getClass().getSimpleName() + ")");
+    }
+
+    @Override
+    public void peerDisconnected(long peer) {
+        throw new UnsupportedOperationException("ServerCore.peerDisconnected is not merged yet (server " + peer + ")");
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.zabkit.runtime;
 
 import io.zabkit.config.ConfigException;
 import io.zabkit.config.ConfigReader;
+import io.zabkit.config.ServerAddress;
 import io.zabkit.config.ServerConfig;
 import io.zabkit.core.ServerCore;
 import io.zabkit.storage.CorruptStorageException;
@@ -12,9 +13,12 @@ import io.zabkit.storage.Storage;
 import io.zabkit.txn.Txn;
 import java.io.IOException;
 import java.net.BindException;
+import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * {@code ServerMain CONFIG}: one server in the foreground, like {@code zkServer.sh start-foreground}.
@@ -46,11 +50,6 @@ public final class ServerMain {
             return 2;
         }
         config.warnings().forEach(Logging::warn);
-        if (!config.standalone()) {
-            Logging.error(configFile + " lists " + config.servers().size() + " servers; this zabkit server runs"
-                    + " standalone only (Zab replication is not in the reference server yet)");
-            return 2;
-        }
         if (config.purgeIntervalHours() > 0) {
             Logging.info("autopurge.purgeInterval is not used: zabkit purges after every snapshot, keeping "
                     + config.snapRetainCount());
@@ -58,7 +57,9 @@ public final class ServerMain {
         try {
             Files.createDirectories(config.dataDir());
             Files.createDirectories(config.dataLogDir());
-            config = ConfigReader.read(configFile, SessionSecret.loadOrCreate(config.dataDir()));
+            if (config.standalone()) { // an ensemble's secret comes from the config, the same on every server
+                config = ConfigReader.read(configFile, SessionSecret.loadOrCreate(config.dataDir()));
+            }
         } catch (IOException e) {
             Logging.error("cannot create the data directories or the session secret: " + e);
             return 3;
@@ -105,13 +106,59 @@ public final class ServerMain {
             Logging.error("cannot listen on " + config.clientAddress() + ": " + e);
             return 2;
         }
-        return runLoop(config, core, listener, storage);
+        EventLoop.Peers peers = null;
+        if (!config.standalone()) {
+            peers = bindQuorumPort(config);
+            if (peers == null) {
+                closeQuietly(listener);
+                return 2;
+            }
+        }
+        return runLoop(config, core, listener, storage, peers);
     }
 
-    private static int runLoop(ServerConfig config, Core core, ServerSocketChannel listener, Storage storage) {
+    /**
+     * Listens on this server's quorum port (server.N=host:quorumPort:electionPort). Every message
+     * between servers, election notifications included, travels on the quorum port: the election port
+     * is not used.
+     */
+    private static EventLoop.Peers bindQuorumPort(ServerConfig config) {
+        Map<Long, InetSocketAddress> quorum = new TreeMap<>();
+        for (ServerAddress s : config.servers().values()) {
+            String host = s.host().startsWith("[") ? s.host().substring(1, s.host().length() - 1) : s.host();
+            quorum.put(s.id(), new InetSocketAddress(host, s.quorumPort()));
+        }
+        InetSocketAddress mine = quorum.get(config.core().serverId());
+        try {
+            ServerSocketChannel channel = ServerSocketChannel.open();
+            try {
+                channel.bind(mine, 64);
+            } catch (IOException e) {
+                closeQuietly(channel);
+                throw e;
+            }
+            return new EventLoop.Peers(config.core().serverId(), quorum, channel, config.core().maxBufferBytes());
+        } catch (IOException e) {
+            Logging.error("cannot listen on the quorum port " + mine + " of server." + config.core().serverId()
+                    + ": " + e.getMessage() + " (is another server on that port? check its server line)");
+            return null;
+        }
+    }
+
+    private static void closeQuietly(ServerSocketChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+
+    private static int runLoop(ServerConfig config, Core core, ServerSocketChannel listener, Storage storage,
+                               EventLoop.Peers peers) {
         EventLoop loop;
         try {
-            loop = new EventLoop(core, listener, storage, config.core().tickTimeMs(), System::currentTimeMillis);
+            loop = new EventLoop(core, listener, storage, config.core().tickTimeMs(), System::currentTimeMillis,
+                    peers);
         } catch (IOException e) {
             Logging.error("cannot start the event loop: " + e);
             return 1;
@@ -134,7 +181,9 @@ public final class ServerMain {
         Logging.info("zabkit server " + config.core().serverId() + " serving on " + hostPort(config) + ", dataDir "
                 + config.dataDir() + ", dataLogDir " + config.dataLogDir() + ", tickTime "
                 + config.core().tickTimeMs() + " ms, forceSync " + (config.core().forceSync() ? "yes" : "no")
-                + ", assertions " + (assertions ? "on" : "off"));
+                + ", assertions " + (assertions ? "on" : "off") + (peers == null ? "" : ", ensemble "
+                + config.core().zab().voters() + " with broadcast " + config.core().zab().variant()
+                + ", quorum port " + peers.quorumAddresses().get(config.core().serverId())));
         try {
             Throwable failure = loop.awaitStopped();
             storage.close();

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.zabkit.zab.Variant;
+import io.zabkit.zab.ZabConfig;
+import java.util.List;
+
 import io.zabkit.core.CoreConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -92,7 +96,7 @@ class ConfigReaderTest {
         Files.writeString(dataDir().resolve("myid"), "2\n");
         ServerConfig c = read(dataDirLine(), "tickTime=2000", "initLimit=5", "syncLimit=2",
                 "server.1=127.0.0.1:2888:3888", "server.2=localhost:2889:3889:participant;127.0.0.1:2182",
-                "server.3=[::1]:2890:3890:observer;2183");
+                "server.3=[::1]:2890:3890:participant;2183");
         assertEquals(2, c.core().serverId());
         assertFalse(c.standalone());
         assertEquals(3, c.servers().size());
@@ -101,9 +105,77 @@ class ConfigReaderTest {
         assertEquals("[::1]", three.host());
         assertEquals(2890, three.quorumPort());
         assertEquals(3890, three.electionPort());
-        assertTrue(three.observer());
+        assertFalse(three.observer());
         assertEquals(new InetSocketAddress(2183), three.clientAddress());
         assertNull(c.servers().get(1L).clientAddress());
+        ZabConfig zab = c.core().zab();
+        assertEquals(List.of(1L, 2L, 3L), zab.voters());
+        assertEquals(5, zab.initLimitTicks());
+        assertEquals(2, zab.syncLimitTicks());
+        assertEquals(ConfigReader.DEFAULT_ELECTION_FINALIZE_WAIT_MS, zab.finalizeWaitMs());
+        assertEquals(Variant.Zab, zab.variant());
+        assertEquals(0.5, zab.coinTossProbability());
+        assertEquals(2, zab.seed());
+        assertFalse(c.core().standalone());
+    }
+
+    private static final String[] THREE = {"initLimit=5", "syncLimit=2", "server.1=127.0.0.1:2888:3888",
+        "server.2=127.0.0.1:2889:3889", "server.3=127.0.0.1:2890:3890"};
+
+    private String[] three(String... extra) {
+        List<String> lines = new java.util.ArrayList<>(List.of(dataDirLine(), "clientPort=2181"));
+        lines.addAll(List.of(THREE));
+        lines.addAll(List.of(extra));
+        return lines.toArray(new String[0]);
+    }
+
+    @Test
+    void ensembleVariantsAndTheirErrors() throws Exception {
+        Files.createDirectories(dataDir());
+        Files.writeString(dataDir().resolve("myid"), "1");
+        ServerConfig ct = read(three("zabkit.broadcast=ZabCT", "zabkit.coinTossProbability=0.25", "electionFinalizeWait=70"));
+        assertEquals(Variant.ZabCT, ct.core().zab().variant());
+        assertEquals(0.25, ct.core().zab().coinTossProbability());
+        assertEquals(70, ct.core().zab().finalizeWaitMs());
+        assertEquals(Variant.ZabAc, read(three("zabkit.broadcast=ZabAc")).core().zab().variant());
+        String five = error(three("server.4=127.0.0.1:2891:3891", "server.5=127.0.0.1:2892:3892",
+                "zabkit.broadcast=ZabAc"));
+        assertTrue(five.contains("zabkit.broadcast=ZabAc: ZabAc (ack-and-commit) is defined for exactly 3 voting"
+                + " servers; this ensemble has 5"), five);
+        String bad = error(three("zabkit.broadcast=zab"));
+        assertTrue(bad.contains("zabkit.broadcast=zab: unknown broadcast variant 'zab'; expected one of Zab, ZabAc,"
+                + " ZabAa, ZabCt, ZabCT"), bad);
+        String observer = error(three("server.4=127.0.0.1:2891:3891:observer"));
+        assertTrue(observer.contains("server.4=127.0.0.1:2891:3891:observer: observers are not supported by zabkit"),
+                observer);
+        for (String p : List.of("0", "1.5", "-0.1", "NaN", "half")) {
+            String coin = error(three("zabkit.coinTossProbability=" + p));
+            assertTrue(coin.contains("zabkit.coinTossProbability=" + p + ": "), coin);
+        }
+    }
+
+    @Test
+    void anEnsembleSharesOneSessionSecret() throws Exception {
+        Files.createDirectories(dataDir());
+        Files.writeString(dataDir().resolve("myid"), "1");
+        long fromLines = read(three()).core().sessionSecret();
+        assertEquals(fromLines, ConfigReader.fromCfg(CfgFile.parse("zoo.cfg", List.of(three())), 99).core().sessionSecret(),
+                "the standalone secret passed in does not matter in an ensemble");
+        Files.writeString(dataDir().resolve("myid"), "3"); // another server of the same ensemble
+        assertEquals(fromLines, read(three()).core().sessionSecret());
+        String[] moved = three();
+        moved[moved.length - 1] = "server.3=127.0.0.1:2990:3890";
+        assertTrue(fromLines != read(moved).core().sessionSecret(), "a different ensemble, a different secret");
+        assertEquals(0x1234abcdL, read(three("zabkit.sessionSecret=0x1234abcd")).core().sessionSecret());
+        assertTrue(error(three("zabkit.sessionSecret=secret")).contains("not a 64-bit integer"));
+    }
+
+    @Test
+    void zabkitEnsembleKeysWarnOnAStandaloneServer() throws Exception {
+        ServerConfig c = read(dataDirLine(), "clientPort=2181", "zabkit.broadcast=ZabAa");
+        assertTrue(c.core().standalone());
+        assertTrue(c.warnings().stream().anyMatch(w -> w.contains("zabkit.broadcast has no effect on a standalone server")),
+                c.warnings().toString());
     }
 
     @Test

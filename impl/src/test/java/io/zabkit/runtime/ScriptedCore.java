@@ -15,7 +15,8 @@ import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.txn.CreateTxn;
 
 /**
- * A line-protocol stand-in for the core, to test the loop on its own. "w" logs a transaction and
+ * A line-protocol stand-in for the core, to test the loop on its own. "peer N Z" sends server N a
+ * COMMIT of Z and "reset N" gives up the link to N; peer events are recorded. "w" logs a transaction and
  * answers "ok ZXID" only once persisted() covers it (the real core's contract); "r" answers at once;
  * "close" answers "bye" and asks for a close; "flood" sends more than a client may leave unread.
  */
@@ -28,7 +29,18 @@ final class ScriptedCore implements Core {
     private final List<Txn> entries = new ArrayList<>();
     private final List<Ready.Outbound> sends = new ArrayList<>();
     private final List<Long> closes = new ArrayList<>();
+    private final List<Ready.PeerOut> peerOut = new ArrayList<>();
     private long zxid;
+
+    @Override
+    public void peerMessage(long from, io.zabkit.zab.Message m) {
+        events.add("peer " + from + " " + m);
+    }
+
+    @Override
+    public void peerDisconnected(long peer) {
+        events.add("peer-disconnected " + peer);
+    }
 
     @Override
     public void tick(long nowMillis) {
@@ -55,6 +67,16 @@ final class ScriptedCore implements Core {
     }
 
     private void command(long connId, String command) {
+        String[] words = command.split(" ");
+        if (words[0].equals("peer")) { // "peer N ZXID": a COMMIT to server N
+            peerOut.add(new Ready.PeerOut(Long.parseLong(words[1]), new io.zabkit.zab.Message.Commit(
+                    Long.parseLong(words[2]))));
+            return;
+        }
+        if (words[0].equals("reset")) { // "reset N": give up the link to server N
+            peerOut.add(new Ready.PeerOut(Long.parseLong(words[1]), null));
+            return;
+        }
         switch (command) {
             case "w" -> {
                 zxid++;
@@ -102,12 +124,14 @@ final class ScriptedCore implements Core {
 
     @Override
     public boolean hasReady() {
-        return !entries.isEmpty() || !sends.isEmpty() || !closes.isEmpty();
+        return !entries.isEmpty() || !sends.isEmpty() || !closes.isEmpty() || !peerOut.isEmpty();
     }
 
     @Override
     public Ready ready() {
-        Ready r = new Ready(List.copyOf(entries), !entries.isEmpty(), null, List.copyOf(sends), List.copyOf(closes));
+        Ready r = new Ready(Ready.NO_TRUNCATE, null, null, List.copyOf(entries), !entries.isEmpty(), null,
+                List.copyOf(sends), List.copyOf(closes), List.copyOf(peerOut));
+        peerOut.clear();
         entries.clear();
         sends.clear();
         closes.clear();

@@ -1,8 +1,14 @@
 package io.zabkit.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -27,11 +33,55 @@ class ServerMainTest {
     }
 
     @Test
-    void ensembleConfigIsRefusedForNow() throws IOException {
+    void ensembleConfigsTheServerCannotRunExitWithTwo() throws IOException {
         Files.createDirectories(dir.resolve("data"));
         Files.writeString(dir.resolve("data/myid"), "1");
-        assertEquals(2, ServerMain.run(config("initLimit=5", "syncLimit=2", "server.1=127.0.0.1:2888:3888",
-                "server.2=127.0.0.1:2889:3889")));
+        String[] three = {"initLimit=5", "syncLimit=2", "server.1=127.0.0.1:2888:3888", "server.2=127.0.0.1:2889:3889",
+            "server.3=127.0.0.1:2890:3890"};
+        assertEquals(2, ServerMain.run(config(concat(three, "server.4=127.0.0.1:2891:3891:observer"))));
+        assertEquals(2, ServerMain.run(config(concat(three, "zabkit.broadcast=Paxos"))));
+        assertEquals(2, ServerMain.run(config(concat(three, "server.4=127.0.0.1:2891:3891",
+                "server.5=127.0.0.1:2892:3892", "zabkit.broadcast=ZabAc"))));
+    }
+
+    /** One server of a 3-server ensemble, as its own process: it serves, listens on its quorum port, stops cleanly. */
+    @Test
+    void anEnsembleConfigIsAcceptedAndTheQuorumPortListens() throws Exception {
+        Files.createDirectories(dir.resolve("data"));
+        Files.writeString(dir.resolve("data/myid"), "2");
+        int clientPort = freeLoopbackPort();
+        int quorumPort = freeLoopbackPort();
+        Path cfg = dir.resolve("zoo.cfg");
+        Files.writeString(cfg, String.join("\n", "tickTime=500", "initLimit=5", "syncLimit=2",
+                "dataDir=" + dir.resolve("data"), "clientPortAddress=127.0.0.1", "clientPort=" + clientPort,
+                "4lw.commands.whitelist=ruok,srvr", "zabkit.broadcast=ZabAa",
+                "server.1=127.0.0.1:" + freeLoopbackPort() + ":" + freeLoopbackPort(),
+                "server.2=127.0.0.1:" + quorumPort + ":" + freeLoopbackPort(),
+                "server.3=127.0.0.1:" + freeLoopbackPort() + ":" + freeLoopbackPort()) + "\n");
+        Path log = dir.resolve("server.log");
+        try (ServerProcess server = ServerProcess.start(cfg, clientPort, log)) {
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("127.0.0.1", quorumPort), 5_000);
+            }
+            assertEquals(143, server.terminate(), "SIGTERM ends the JVM with 128 + 15");
+            String text = server.logText();
+            assertTrue(text.contains("ensemble [1, 2, 3] with broadcast ZabAa, quorum port"), text);
+            assertTrue(text.contains("stopped cleanly"), text);
+        }
+        assertFalse(Files.exists(dir.resolve("data").resolve(SessionSecret.FILE)),
+                "an ensemble's session secret comes from the config, not from dataDir");
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+
+    private static int freeLoopbackPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
     }
 
     @Test

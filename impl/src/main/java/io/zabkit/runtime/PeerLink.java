@@ -1,0 +1,155 @@
+package io.zabkit.runtime;
+
+import io.zabkit.zab.MessageCodec;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One TCP connection between two servers, on the loop thread. The connecting side opens it with a
+ * handshake (magic, codec version, its server id); after that both directions carry frames: a 4-byte
+ * big-endian length, then a {@link MessageCodec} message. This class only moves bytes and cuts frames;
+ * {@link PeerLinks} decides what a link is for and what its end means.
+ */
+final class PeerLink {
+    /** "ZABK": a stray client on the quorum port is told apart from a server at once. */
+    static final int MAGIC = 0x5a41424b;
+    static final int HANDSHAKE_BYTES = 4 + 4 + 8;
+    static final int READ_BYTES_PER_PASS = 64 << 10;
+    private static final int GATHER_BUFFERS_MAX = 64;
+
+    enum State { CONNECTING, HANDSHAKING, OPEN }
+
+    final SocketChannel channel;
+    final SelectionKey key;
+    final long openedAtMs;
+    /** The server at the other end; -1 for an accepted link until its handshake arrives. */
+    long peer;
+    State state;
+    private final ArrayDeque<ByteBuffer> output = new ArrayDeque<>();
+    private long outputBytes;
+    private ByteBuffer input = ByteBuffer.allocate(READ_BYTES_PER_PASS);
+
+    PeerLink(SocketChannel channel, SelectionKey key, long peer, State state, long openedAtMs) {
+        this.channel = channel;
+        this.key = key;
+        this.peer = peer;
+        this.state = state;
+        this.openedAtMs = openedAtMs;
+    }
+
+    static byte[] handshake(long myId) {
+        return ByteBuffer.allocate(HANDSHAKE_BYTES).putInt(MAGIC).putInt(MessageCodec.VERSION).putLong(myId).array();
+    }
+
+    void enqueueFrame(byte[] message) {
+        output.add(ByteBuffer.allocate(4).putInt(message.length).flip());
+        output.add(ByteBuffer.wrap(message));
+        outputBytes += 4L + message.length;
+    }
+
+    void enqueueRaw(byte[] bytes) {
+        output.add(ByteBuffer.wrap(bytes));
+        outputBytes += bytes.length;
+    }
+
+    long outputBytes() {
+        return outputBytes;
+    }
+
+    /** Writes what the socket takes now; returns true when everything queued is out. */
+    boolean flush() throws IOException {
+        ByteBuffer[] gather = new ByteBuffer[GATHER_BUFFERS_MAX];
+        while (!output.isEmpty()) {
+            int n = 0;
+            for (ByteBuffer b : output) {
+                if (n == gather.length) {
+                    break;
+                }
+                gather[n++] = b;
+            }
+            long written = channel.write(gather, 0, n);
+            outputBytes -= written;
+            while (!output.isEmpty() && !output.peekFirst().hasRemaining()) {
+                output.removeFirst();
+            }
+            if (written == 0) {
+                break;
+            }
+        }
+        assert outputBytes >= 0 && (outputBytes == 0) == output.isEmpty() : "peer output accounting off";
+        return output.isEmpty();
+    }
+
+    /** Reads once (at most {@link #READ_BYTES_PER_PASS} new bytes); returns false at end of stream. */
+    boolean read() throws IOException {
+        if (!input.hasRemaining()) {
+            return true; // a frame is being grown into; nothing fits until it is cut
+        }
+        int limit = input.limit();
+        input.limit(Math.min(limit, input.position() + READ_BYTES_PER_PASS));
+        int n = channel.read(input);
+        input.limit(limit);
+        return n >= 0;
+    }
+
+    /** The handshake's peer id once its bytes are in; -1 while they are not. */
+    long takeHandshake(int expectedVersion) throws IOException {
+        if (input.position() < HANDSHAKE_BYTES) {
+            return -1;
+        }
+        input.flip();
+        int magic = input.getInt();
+        int version = input.getInt();
+        long id = input.getLong();
+        input.compact();
+        if (magic != MAGIC) {
+            throw new IOException("not a zabkit server (first bytes 0x" + Integer.toHexString(magic) + ")");
+        }
+        if (version != expectedVersion) {
+            throw new IOException("server " + id + " speaks peer codec version " + version + ", this server "
+                    + expectedVersion);
+        }
+        return id;
+    }
+
+    /**
+     * The complete frames read so far. {@code maxFrameBytes} bounds an ordinary frame, {@code
+     * snapshotFrameBytes} a SNAP frame (a whole data tree); a larger length breaks the link.
+     */
+    List<byte[]> takeFrames(int maxFrameBytes, int snapshotFrameBytes, byte snapType) throws IOException {
+        List<byte[]> frames = new ArrayList<>();
+        input.flip();
+        while (input.remaining() >= 5) { // a length and at least the type byte
+            int length = input.getInt(input.position());
+            int limit = input.get(input.position() + 4) == snapType ? snapshotFrameBytes : maxFrameBytes;
+            if (length <= 0 || length > limit) {
+                throw new IOException("peer frame length " + length + " outside 1.." + limit);
+            }
+            if (input.remaining() < 4 + length) {
+                if (input.capacity() < 4 + length) {
+                    ByteBuffer bigger = ByteBuffer.allocate(4 + length);
+                    bigger.put(input);
+                    input = bigger;
+                    return frames; // already compacted into the new buffer
+                }
+                break;
+            }
+            input.getInt();
+            byte[] frame = new byte[length];
+            input.get(frame);
+            frames.add(frame);
+        }
+        input.compact();
+        if (input.capacity() > READ_BYTES_PER_PASS && input.position() <= READ_BYTES_PER_PASS / 2) {
+            ByteBuffer normal = ByteBuffer.allocate(READ_BYTES_PER_PASS); // give a snapshot's buffer back
+            normal.put(input.flip());
+            input = normal;
+        }
+        return frames;
+    }
+}
