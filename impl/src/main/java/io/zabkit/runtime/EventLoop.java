@@ -84,7 +84,8 @@ final class EventLoop implements Runnable {
         this.selector = Selector.open();
         this.disk = new DiskWriter(storage, this::post);
         this.diskThread = new Thread(disk, "zabkit-disk");
-        this.tickIntervalMs = Math.max(1, tickTimeMs / 2);
+        // An ensemble's timers (election finalize wait, pings, resends) need finer ticks than tickTime/2.
+        this.tickIntervalMs = Math.max(1, peers == null ? tickTimeMs / 2 : Math.min(tickTimeMs / 2, 20));
         this.clockMs = clockMs;
         listener.configureBlocking(false);
         listener.register(selector, SelectionKey.OP_ACCEPT);

@@ -42,17 +42,14 @@ final class ServerCoreAdapter implements Core {
         core.snapshotWritten(zxid);
     }
 
-    // MERGE(lead): replace both bodies with core.peerMessage(from, m) and core.peerDisconnected(peer) once
-    // ServerCore has them; these are the only call sites of the peer events.
     @Override
     public void peerMessage(long from, Message m) {
-        throw new UnsupportedOperationException("ServerCore.peerMessage is not merged yet (message from server "
-                + from + ": " + m.getClass().getSimpleName() + ")");
+        core.peerMessage(from, m);
     }
 
     @Override
     public void peerDisconnected(long peer) {
-        throw new UnsupportedOperationException("ServerCore.peerDisconnected is not merged yet (server " + peer + ")");
+        core.peerDisconnected(peer);
     }
 
     @Override

@@ -473,22 +473,4 @@ public final class Storage implements AutoCloseable {
             throw new IllegalStateException("call recover() before using the log");
         }
     }
-
-    // MERGE(storage): placeholders so the runtime compiles against the Storage API it will call; the
-    // branch `storage` implements these three. Keep that branch's versions and delete these.
-
-    /** Drops every logged transaction after zxid, durably (Zab TRUNC). */
-    public void truncate(long zxid) throws IOException {
-        throw new UnsupportedOperationException("Storage.truncate is not merged yet (branch storage)");
-    }
-
-    /** Replaces the state with the snapshot, durably; the log after its zxid goes (Zab SNAP). */
-    public void installSnapshot(Snapshot s) throws IOException {
-        throw new UnsupportedOperationException("Storage.installSnapshot is not merged yet (branch storage)");
-    }
-
-    /** Stores acceptedEpoch and currentEpoch durably. */
-    public void writeEpochs(long acceptedEpoch, long currentEpoch) throws IOException {
-        throw new UnsupportedOperationException("Storage.writeEpochs is not merged yet (branch storage)");
-    }
 }
