@@ -211,11 +211,15 @@ public final class Ensemble implements AutoCloseable {
         return FourLetterWord.send(clientAddress(id), "srvr");
     }
 
-    /** Each server's mode as srvr reports it ("leader", "follower"), or "-" when it does not serve. */
+    /**
+     * Each server's mode as srvr reports it ("leader", "follower"); "-" when it runs but does not serve,
+     * "down" after {@link #kill}, "exited(code)" when its process ended on its own.
+     */
     public Map<Integer, String> modes() {
         Map<Integer, String> out = new TreeMap<>();
         for (Server s : servers) {
-            out.put(s.id, s.running() ? srvr(s.id).flatMap(FourLetterWord::mode).orElse("-") : "down");
+            out.put(s.id, s.running() ? srvr(s.id).flatMap(FourLetterWord::mode).orElse("-")
+                    : s.process != null ? "exited(" + s.process.exitValue() + ")" : "down");
         }
         return out;
     }
@@ -236,6 +240,10 @@ public final class Ensemble implements AutoCloseable {
         Map<Integer, String> modes = Map.of();
         while (System.nanoTime() < deadline) {
             modes = modes();
+            if (modes.values().stream().anyMatch(m -> m.startsWith("exited"))) {
+                throw new IllegalStateException(config.system().label() + " ensemble: a server exited on its own; "
+                        + "modes " + modes + "\n" + describeLogs());
+            }
             OptionalInt leader = servingLeader(modes);
             if (leader.isPresent()) {
                 return leader.getAsInt();
@@ -247,7 +255,7 @@ public final class Ensemble implements AutoCloseable {
     }
 
     private OptionalInt servingLeader(Map<Integer, String> modes) {
-        List<Integer> running = modes.entrySet().stream().filter(e -> !e.getValue().equals("down"))
+        List<Integer> running = modes.entrySet().stream().filter(e -> !e.getValue().matches("down|exited.*"))
                 .map(Map.Entry::getKey).toList();
         long leaders = running.stream().filter(id -> modes.get(id).equals("leader")).count();
         boolean allServe = running.stream().allMatch(id -> modes.get(id).matches("leader|follower"));
