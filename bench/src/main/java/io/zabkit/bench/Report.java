@@ -127,6 +127,7 @@ final class Report {
                 "",
                 "- Run: " + started.truncatedTo(ChronoUnit.SECONDS) + " to " + Instant.now().truncatedTo(ChronoUnit.SECONDS)
                         + " (UTC), systems " + systems + (options.quick() ? " (QUICK smoke run)" : ""),
+                notRun(),
                 "- Machine: " + machine() + "; load average at start " + loadAtStart + ", at end " + loadAverage(),
                 "- The machine is shared and noisy (2 cores, other jobs running): the figures move by tens of",
                 "  percent between runs; compare systems within one run, not across runs.",
@@ -157,6 +158,14 @@ final class Report {
                 "",
                 "![throughput, latency and leader-crash windows](bench.png)",
                 "");
+    }
+
+    /** Which systems this invocation left out, so a one-system README does not read as a comparison. */
+    private String notRun() {
+        List<String> absent = Arrays.stream(SystemUnderTest.values()).filter(s -> !options.systems().contains(s))
+                .map(SystemUnderTest::label).toList();
+        return absent.isEmpty() ? "- Both systems ran, one after the other, in this invocation."
+                : "- Not run in this invocation: " + String.join(", ", absent) + " (make bench runs both).";
     }
 
     static String machine() {
