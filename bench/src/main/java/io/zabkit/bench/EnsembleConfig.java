@@ -8,7 +8,7 @@ import java.nio.file.Path;
  * syncLimit 2) with forceSync=yes, so figures from the two tools are comparable.
  *
  * @param repoRoot the zabkit checkout (holds bin/zabkit-server)
- * @param zookeeperClasspath Apache ZooKeeper's server classpath, written by Maven at build time
+ * @param zookeeperClasspath Apache ZooKeeper's server classpath, written by Maven at build time (ZOOKEEPER only)
  * @param assertions run zabkit's server with -ea (tests: yes; the benchmark: no, as ZooKeeper runs)
  * @param serverHeapMb -Xmx of every server JVM
  */
@@ -26,8 +26,8 @@ public record EnsembleConfig(SystemUnderTest system, int servers, boolean forceS
 
     /** Three servers, forceSync=yes, the campaign's timing, paths from system properties or found from the working dir. */
     public static EnsembleConfig defaults(SystemUnderTest system) {
-        return new EnsembleConfig(system, 3, true, 1000, 10, 2, BuildPaths.repoRoot(), BuildPaths.zookeeperClasspath(),
-                true, 512);
+        String zookeeperClasspath = system == SystemUnderTest.ZOOKEEPER ? BuildPaths.zookeeperClasspath() : "";
+        return new EnsembleConfig(system, 3, true, 1000, 10, 2, BuildPaths.repoRoot(), zookeeperClasspath, true, 512);
     }
 
     public EnsembleConfig withServers(int n) {
