@@ -1,7 +1,7 @@
 # zabkit: the one entry point. `make help` lists the targets.
 #
 # Each component adds its targets in a fragment of its own (mk/*.mk, spec/*.mk,
-# check/*.mk, jepsen/*.mk) and appends to TEST_TARGETS, so `make test` is the
+# check/*.mk, jepsen/*.mk, bench/*.mk) and appends to TEST_TARGETS, so `make test` is the
 # union of every component's tests and no fragment edits another's.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -11,7 +11,7 @@ MVN := mvn -B -q -Dstyle.color=never
 TEST_TARGETS :=
 
 include $(sort $(wildcard $(ROOT)/mk/*.mk))
-include $(sort $(wildcard $(ROOT)/spec/*.mk $(ROOT)/check/*.mk $(ROOT)/sim/*.mk $(ROOT)/jepsen/*.mk $(ROOT)/docker/*.mk))
+include $(sort $(wildcard $(ROOT)/spec/*.mk $(ROOT)/check/*.mk $(ROOT)/sim/*.mk $(ROOT)/jepsen/*.mk $(ROOT)/docker/*.mk $(ROOT)/bench/*.mk))
 
 .PHONY: help test
 help: ## list the targets

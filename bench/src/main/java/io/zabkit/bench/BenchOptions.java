@@ -1,0 +1,87 @@
+package io.zabkit.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The command line of {@link BenchMain}; every value is checked, and a bad one names the option and the rule. */
+record BenchOptions(List<SystemUnderTest> systems, int servers, LoadSettings load, List<Integer> readPercents,
+        int crashRounds, boolean forceSync, Path out, boolean quick) {
+
+    static final String USAGE = String.join("\n",
+            "usage: BenchMain [--systems zookeeper,zabkit] [--servers 3] [--clients 8] [--outstanding 100]",
+            "                 [--value-bytes 1024] [--keys 1000] [--reads 0,50,90,100] [--warmup-s 3] [--point-s 10]",
+            "                 [--ops-max 3000000] [--crash-rounds 5] [--force-sync yes|no] [--out results/bench] [--quick]",
+            "  --quick: 1 s warm-up, 2 s points, 2 crash rounds (a smoke run; explicit options still win)");
+
+    static BenchOptions parse(String[] args) {
+        Map<String, String> given = new LinkedHashMap<>();
+        boolean quick = false;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--quick")) {
+                quick = true;
+            } else if (a.startsWith("--") && i + 1 < args.length) {
+                given.put(a.substring(2), args[++i]);
+            } else {
+                throw new IllegalArgumentException("unexpected argument '" + a + "'");
+            }
+        }
+        Map<String, String> v = new LinkedHashMap<>(Map.of("systems", "zookeeper,zabkit", "servers", "3", "clients", "8",
+                "outstanding", "100", "value-bytes", "1024", "keys", "1000", "reads", "0,50,90,100", "warmup-s", "3",
+                "point-s", "10", "ops-max", "3000000"));
+        v.putAll(Map.of("crash-rounds", "5", "force-sync", "yes", "out", "results/bench"));
+        if (quick) {
+            v.putAll(Map.of("warmup-s", "1", "point-s", "2", "crash-rounds", "2"));
+        }
+        for (String k : given.keySet()) {
+            if (!v.containsKey(k)) {
+                throw new IllegalArgumentException("unknown option --" + k);
+            }
+        }
+        v.putAll(given);
+        List<SystemUnderTest> systems = Arrays.stream(v.get("systems").strip().split("[,\\s]+"))
+                .map(SystemUnderTest::parse).distinct().toList();
+        LoadSettings load = new LoadSettings(positive(v, "clients"), positive(v, "outstanding"),
+                atLeast(v, "value-bytes", 0), positive(v, "keys"), Duration.ofSeconds(atLeast(v, "warmup-s", 0)),
+                Duration.ofSeconds(positive(v, "point-s")), positive(v, "ops-max"));
+        List<Integer> reads = new ArrayList<>();
+        for (String r : v.get("reads").split(",")) {
+            int p = parseInt("reads", r);
+            if (p < 0 || p > 100) {
+                throw new IllegalArgumentException("--reads: " + p + " is not a percentage 0..100");
+            }
+            reads.add(p);
+        }
+        String sync = v.get("force-sync");
+        if (!sync.equals("yes") && !sync.equals("no")) {
+            throw new IllegalArgumentException("--force-sync must be yes or no, got '" + sync + "'");
+        }
+        return new BenchOptions(systems, positive(v, "servers"), load, List.copyOf(reads),
+                atLeast(v, "crash-rounds", 0), sync.equals("yes"), Path.of(v.get("out")), quick);
+    }
+
+    private static int positive(Map<String, String> v, String key) {
+        return atLeast(v, key, 1);
+    }
+
+    private static int atLeast(Map<String, String> v, String key, int min) {
+        int n = parseInt(key, v.get(key));
+        if (n < min) {
+            throw new IllegalArgumentException("--" + key + " must be at least " + min + ", got " + n);
+        }
+        return n;
+    }
+
+    private static int parseInt(String key, String text) {
+        try {
+            return Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + key + ": '" + text + "' is not an integer");
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package io.zabkit.bench;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * Runs one point of the throughput workload: every client issues getData (with probability
+ * readPercent) or setData of a random key through the official client's async API, with at most
+ * {@code outstanding} requests in flight. Operations that complete during the measuring window
+ * (after the warm-up) are counted; their latency is issue-to-callback.
+ */
+final class LoadPoint {
+    private static final long DRAIN_TIMEOUT_MS = 30_000;
+    private static final long PROGRESS_EVERY_MS = 2_000;
+    private static final long WINDOW_POLL_MS = 50;
+
+    private final List<ZooKeeper> clients;
+    private final List<String> keys;
+    private final LoadSettings settings;
+    private final int readPercent;
+    private final byte[] value;
+    private final long[] latenciesNs;
+    private final AtomicInteger measured = new AtomicInteger();
+    private final AtomicLong errors = new AtomicLong();
+    private volatile long measureStartNs = Long.MAX_VALUE;
+    private volatile long measureEndNs = Long.MAX_VALUE;
+    /** When the ops bound was reached, if it was: the point ends there. */
+    private final AtomicLong boundReachedNs = new AtomicLong(Long.MAX_VALUE);
+
+    private LoadPoint(List<ZooKeeper> clients, List<String> keys, LoadSettings settings, int readPercent) {
+        this.clients = clients;
+        this.keys = keys;
+        this.settings = settings;
+        this.readPercent = readPercent;
+        this.value = new byte[settings.valueBytes()];
+        Arrays.fill(value, (byte) 'v');
+        this.latenciesNs = new long[settings.measuredOpsMax()];
+    }
+
+    static PointResult run(SystemUnderTest system, List<ZooKeeper> clients, List<String> keys, LoadSettings settings,
+            int readPercent, Consumer<String> progress) throws InterruptedException {
+        if (readPercent < 0 || readPercent > 100) {
+            throw new IllegalArgumentException("read percentage must be 0..100, got " + readPercent);
+        }
+        return new LoadPoint(clients, keys, settings, readPercent).run(system, progress);
+    }
+
+    private PointResult run(SystemUnderTest system, Consumer<String> progress) throws InterruptedException {
+        long start = System.nanoTime();
+        measureStartNs = start + settings.warmup().toNanos();
+        measureEndNs = measureStartNs + settings.measure().toNanos();
+        List<Thread> drivers = new ArrayList<>();
+        List<String> stuck = new ArrayList<>();
+        for (int i = 0; i < clients.size(); i++) {
+            ZooKeeper zk = clients.get(i);
+            long seed = 0x5eedL * 31 + i * 1_000_003L + readPercent;
+            Thread t = new Thread(() -> drive(zk, new SplittableRandom(seed), stuck), "load-" + i);
+            t.setDaemon(true);
+            drivers.add(t);
+            t.start();
+        }
+        String label = system.label() + " reads=" + readPercent + "%";
+        for (Thread t : drivers) {
+            while (t.isAlive()) {
+                t.join(PROGRESS_EVERY_MS);
+                reportProgress(label, progress);
+            }
+        }
+        if (!stuck.isEmpty()) {
+            progress.accept(label + ": " + String.join("; ", stuck));
+        }
+        return result(system);
+    }
+
+    private void reportProgress(String label, Consumer<String> progress) {
+        long now = System.nanoTime();
+        if (now < measureStartNs) {
+            progress.accept(String.format("%s: warming up (%.0f s left)", label, (measureStartNs - now) / 1e9));
+        } else if (now < Math.min(measureEndNs, boundReachedNs.get())) {
+            double s = (now - measureStartNs) / 1e9;
+            progress.accept(String.format("%s: measuring %.0f/%d s, %,.0f ops/s so far", label, s,
+                    settings.measure().toSeconds(), Math.min(measured.get(), latenciesNs.length) / Math.max(s, 1e-3)));
+        }
+    }
+
+    /** One client's issuing loop: bounded by the measuring window and the ops bound; then it waits for its replies. */
+    private void drive(ZooKeeper zk, SplittableRandom random, List<String> stuck) {
+        Semaphore window = new Semaphore(settings.outstanding());
+        try {
+            while (System.nanoTime() < Math.min(measureEndNs, boundReachedNs.get())) {
+                if (!window.tryAcquire(WINDOW_POLL_MS, TimeUnit.MILLISECONDS)) {
+                    continue;
+                }
+                String key = keys.get(random.nextInt(keys.size()));
+                long issuedNs = System.nanoTime();
+                if (random.nextInt(100) < readPercent) {
+                    zk.getData(key, false, (rc, path, ctx, data, stat) -> completed(rc, issuedNs, window), null);
+                } else {
+                    zk.setData(key, value, -1, (rc, path, ctx, stat) -> completed(rc, issuedNs, window), null);
+                }
+            }
+            if (!window.tryAcquire(settings.outstanding(), DRAIN_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+                int missing = settings.outstanding() - window.availablePermits();
+                errors.addAndGet(missing);
+                synchronized (stuck) {
+                    stuck.add(missing + " requests unanswered " + DRAIN_TIMEOUT_MS / 1000 + " s after the point ended");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Runs on the client's event thread. */
+    private void completed(int rc, long issuedNs, Semaphore window) {
+        long doneNs = System.nanoTime();
+        if (doneNs >= measureStartNs && doneNs < Math.min(measureEndNs, boundReachedNs.get())) {
+            if (rc != KeeperException.Code.OK.intValue()) {
+                errors.incrementAndGet();
+            } else {
+                int slot = measured.getAndIncrement();
+                if (slot < latenciesNs.length) {
+                    latenciesNs[slot] = doneNs - issuedNs;
+                } else {
+                    boundReachedNs.compareAndSet(Long.MAX_VALUE, doneNs);
+                }
+            }
+        }
+        window.release();
+    }
+
+    private PointResult result(SystemUnderTest system) {
+        int n = Math.min(measured.get(), latenciesNs.length);
+        long[] sorted = Arrays.copyOf(latenciesNs, n);
+        Arrays.sort(sorted);
+        double seconds = (Math.min(measureEndNs, boundReachedNs.get()) - measureStartNs) / 1e9;
+        return new PointResult(system, readPercent, n, errors.get(), seconds, percentileMs(sorted, 50),
+                percentileMs(sorted, 99));
+    }
+
+    /** Nearest-rank percentile; NaN when nothing completed. */
+    static double percentileMs(long[] sortedNs, double p) {
+        if (sortedNs.length == 0) {
+            return Double.NaN;
+        }
+        int rank = (int) Math.ceil(p / 100.0 * sortedNs.length);
+        return sortedNs[Math.max(0, Math.min(sortedNs.length - 1, rank - 1))] / 1e6;
+    }
+}
