@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -44,8 +43,6 @@ class EnsembleFailoverTest {
     @EnumSource(SystemUnderTest.class)
     @Timeout(value = 100, unit = TimeUnit.SECONDS)
     void leaderCrashLosesNoAcknowledgedWriteAndTheOldLeaderCatchesUp(SystemUnderTest system) throws Exception {
-        assumeTrue(system == SystemUnderTest.ZOOKEEPER || Boolean.getBoolean("zabkit.ensemble"),
-                "zabkit ensembles are enabled with -Dzabkit.ensemble=true once the Zab protocol has landed");
         try (Ensemble e = Ensemble.start(EnsembleConfig.defaults(system))) {
             try {
                 run(e);
