@@ -25,8 +25,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Issue 3, item 6: a 3-server ensemble of real processes on 127.0.0.1..3. Writes go through every
  * server with the official Java client; kill -9 of the leader; a new leader must be elected, writes
  * must resume, no acknowledged write may be lost on any server, and the old leader, restarted, must
- * catch up. Runs for Apache ZooKeeper always; for zabkit only with -Dzabkit.ensemble=true until its
- * ensemble protocol has landed on this branch.
+ * catch up. Runs for zabkit and, as the reference, for Apache ZooKeeper.
  */
 class EnsembleFailoverTest {
     private static final Duration ELECTION_TIMEOUT = Duration.ofSeconds(30);

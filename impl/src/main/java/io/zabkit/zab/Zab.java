@@ -881,15 +881,11 @@ public final class Zab {
         }
         receivedFast.put(t.zxid(), Boolean.TRUE);
         Variant v = config.variant();
-        if (v == Variant.ZabAc) {
-            followerCommitFastRun(t.zxid()); // its own ACK plus the leader's PROPOSAL make two of three
-        }
         if (!v.coinToss() || coin.nextDouble() < config.coinTossProbability()) {
             followerSendAck(selfAck());
         }
-        if (v.acksToAll()) {
-            followerMaybeCommitFromAcks();
-        }
+        followerFastCommits();
+        deliverCommitted();
     }
 
     private void followerProcessNewLeader(NewLeader nl) {
@@ -921,9 +917,7 @@ public final class Zab {
         if (ackingNewLeader || z > lastAckSent && !(config.variant().coinToss() && onlyFastIn(lastAckSent, z))) {
             followerSendAck(z); // classic: ACK what is now durable; coin toss leaves fast ones to the coin
         }
-        if (config.variant().acksToAll() && ackedNewLeader) {
-            followerMaybeCommitFromAcks();
-        }
+        followerFastCommits();
         deliverCommitted();
     }
 
@@ -969,7 +963,32 @@ public final class Zab {
         if (zxid > lastCommitted) {
             lastCommitted = Math.min(zxid, history.lastZxid());
         }
+        followerFastCommits(); // a COMMIT of a classic proposal may unblock fast ones behind it
         deliverCommitted();
+    }
+
+    /** The fast variants' own commit rules, re-evaluated whenever what they depend on moves. */
+    private void followerFastCommits() {
+        if (!ackedNewLeader) {
+            return;
+        }
+        if (config.variant() == Variant.ZabAc) {
+            commitFastRun(history.lastZxid()); // its own ACK plus the leader's PROPOSAL make two of three
+        } else if (config.variant().acksToAll()) {
+            List<Long> acks = new ArrayList<>();
+            acks.add(history.lastZxid()); // the leader proposed all of it
+            acks.add(selfAck());
+            for (Map.Entry<Long, Long> e : peerAcks.entrySet()) {
+                if (e.getKey() != leader) {
+                    acks.add(e.getValue());
+                }
+            }
+            acks.sort(java.util.Comparator.reverseOrder());
+            int quorum = config.voters().size() / 2 + 1;
+            if (acks.size() >= quorum) {
+                commitFastRun(acks.get(quorum - 1));
+            }
+        }
     }
 
     /** ZabAa/ZabCT: another follower's ACK; the leader's PROPOSAL counts as its ACK. */
@@ -978,36 +997,18 @@ public final class Zab {
             return;
         }
         peerAcks.merge(from, a.zxid(), Math::max);
-        followerMaybeCommitFromAcks();
-    }
-
-    private void followerMaybeCommitFromAcks() {
-        List<Long> acks = new ArrayList<>();
-        acks.add(history.lastZxid()); // the leader proposed all of it
-        acks.add(selfAck());
-        for (Map.Entry<Long, Long> e : peerAcks.entrySet()) {
-            if (e.getKey() != leader) {
-                acks.add(e.getValue());
-            }
-        }
-        acks.sort(java.util.Comparator.reverseOrder());
-        int quorum = config.voters().size() / 2 + 1;
-        if (acks.size() < quorum) {
-            return;
-        }
-        followerCommitFastRun(acks.get(quorum - 1));
+        followerFastCommits();
+        deliverCommitted();
     }
 
     /** Commits up to z, but only across a run of fast proposals: a classic one waits for its COMMIT. */
-    private void followerCommitFastRun(long z) {
-        long reach = lastCommitted;
+    private void commitFastRun(long z) {
         for (Txn t : history.range(lastCommitted, z)) {
             if (!receivedFast.containsKey(t.zxid())) {
                 break;
             }
-            reach = t.zxid();
+            lastCommitted = t.zxid();
         }
-        followerProcessCommit(reach);
     }
 
     private void followerTick() {

@@ -32,6 +32,7 @@ public final class SimMain {
         long progressEvery = 1000;
         int servers = 1;
         Variant variant = Variant.Zab;
+        boolean breakAssumption = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -44,6 +45,7 @@ public final class SimMain {
                 case "--progress-every" -> progressEvery = Long.parseLong(value(args, ++i, a));
                 case "--servers" -> servers = Integer.parseInt(value(args, ++i, a));
                 case "--variant" -> variant = Variant.parse(value(args, ++i, a));
+                case "--break-fault-assumption" -> breakAssumption = true;
                 default -> usage("unknown option " + a);
             }
         }
@@ -53,17 +55,18 @@ public final class SimMain {
         if (variant == Variant.ZabAc && servers != 3) {
             usage("ZabAc is defined for 3 servers only");
         }
-        Shape shape = new Shape(ticks, disk, servers, variant);
+        Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption);
         int status = seeds == 1 ? runOne(seed, shape, fullTrace, historyFile)
                 : runMany(seed, seeds, shape, progressEvery);
         System.exit(status);
     }
 
     /** What every seed of a run shares. */
-    record Shape(int ticks, SimDisk.Mode disk, int servers, Variant variant) {
+    record Shape(int ticks, SimDisk.Mode disk, int servers, Variant variant, boolean breakAssumption) {
         SimOptions options(long seed) {
-            return servers == 1 ? SimOptions.fromSeed(seed, ticks, disk)
+            SimOptions o = servers == 1 ? SimOptions.fromSeed(seed, ticks, disk)
                     : SimOptions.fromSeed(seed, ticks, disk, servers, variant);
+            return breakAssumption ? o.breakingTheFaultAssumption() : o;
         }
     }
 
@@ -136,7 +139,8 @@ public final class SimMain {
     private static void usage(String problem) {
         System.err.println("sim: " + problem);
         System.err.println("usage: SimMain [--seed N] [--seeds COUNT] [--ticks T] [--disk honest|lying-sync] "
-                + "[--trace] [--history FILE.edn] [--progress-every K] [--servers N] [--variant Zab|ZabAc|ZabAa|ZabCt|ZabCT]");
+                + "[--trace] [--history FILE.edn] [--progress-every K] [--servers N] [--variant Zab|ZabAc|ZabAa|ZabCt|ZabCT] "
+                + "[--break-fault-assumption]");
         System.exit(2);
     }
 }

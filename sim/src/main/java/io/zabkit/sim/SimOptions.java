@@ -43,7 +43,8 @@ record SimOptions(
         double peerDelayTicksMean,
         int peerDelayTicksMax,
         Variant variant,
-        int committedLogCount) {
+        int committedLogCount,
+        boolean honourFaultAssumption) {
 
     static final int TICK_TIME_MS = 100;
 
@@ -79,7 +80,7 @@ record SimOptions(
                 p.pick(0.0, 0.5, 0.9),
                 p.pick(0.0, 0.0, 0.001, 0.01),
                 diskMode,
-                1, 0.0, 0, 0.0, 1, Variant.Zab, ZabConfig.COMMITTED_LOG_COUNT);
+                1, 0.0, 0, 0.0, 1, Variant.Zab, ZabConfig.COMMITTED_LOG_COUNT, true);
     }
 
     /**
@@ -98,7 +99,7 @@ record SimOptions(
                 base.snapRetainCount, p.pick(0.0, 1.0, 2.0), p.pick(new Integer[] {3, 8, 15}),
                 base.splitProbability, base.coalesceProbability, base.connectionBreakProbability, diskMode,
                 servers, p.pick(0.0, 0.002, 0.005), p.pick(new Integer[] {30, 100, 300}), p.pick(0.0, 0.5, 2.0),
-                p.pick(new Integer[] {2, 5, 10}), variant, p.pick(new Integer[] {3, 30, ZabConfig.COMMITTED_LOG_COUNT}));
+                p.pick(new Integer[] {2, 5, 10}), variant, p.pick(new Integer[] {3, 30, ZabConfig.COMMITTED_LOG_COUNT}), true);
     }
 
     boolean ensemble() {
@@ -113,7 +114,21 @@ record SimOptions(
                 tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount);
+                committedLogCount, honourFaultAssumption);
+    }
+
+    /**
+     * The same run, but the simulator crashes a fast-variant server whatever it has acknowledged from
+     * memory: the variant's fault assumption no longer holds, and acknowledged writes may be lost.
+     */
+    SimOptions breakingTheFaultAssumption() {
+        return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
+                reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
+                writeFraction, multiProbability, closeSessionProbability, crashProbability, restartDelayTicksMax,
+                tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
+                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
+                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
+                committedLogCount, false);
     }
 
     /** The VOPR-style header: the seed and every option it drew, one line. */
@@ -126,14 +141,14 @@ record SimOptions(
                         + "snapRetainCount=%d delayTicksMean=%.1f delayTicksMax=%d splitProbability=%.2f "
                         + "coalesceProbability=%.2f connectionBreakProbability=%.3f diskMode=%s servers=%d "
                         + "partitionProbability=%.3f partitionTicksMax=%d peerDelayTicksMean=%.1f peerDelayTicksMax=%d "
-                        + "variant=%s committedLogCount=%d",
+                        + "variant=%s committedLogCount=%d honourFaultAssumption=%b",
                 seed, ticksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs, reconnectDelayTicksMax,
                 opProbability, clientPauseProbability, clientPauseTicksMax, keyCount, writeFraction, multiProbability,
                 closeSessionProbability, crashProbability, restartDelayTicksMax, tornWriteProbability,
                 syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean, delayTicksMax,
                 splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount);
+                committedLogCount, honourFaultAssumption);
     }
 
     SimNetwork.Options network() {

@@ -12,7 +12,7 @@ record SimResult(SimOptions options, Violation violation, long traceHash, long t
     /** Counts that show the run exercised what it claims to. */
     record Stats(long opsInvoked, long opsOk, long opsFail, long opsInfo, long crashes, long restartsCompared,
                  long pathsChecked, long repliesChecked, long eventsChecked, long sessionsChecked, long readsChecked,
-                 long maxAckedZxid) {}
+                 long maxAckedZxid, long leadersEstablished, long partitions, long peerMessages) {}
 
     boolean ok() {
         return violation == null;
@@ -25,6 +25,9 @@ record SimResult(SimOptions options, Violation violation, long traceHash, long t
         }
         if (options.ensemble()) {
             s.append(" SERVERS=").append(options.serverCount()).append(" VARIANT=").append(options.variant());
+            if (!options.honourFaultAssumption()) {
+                s.append(" SIM_FLAGS=--break-fault-assumption");
+            }
         }
         if (options.diskMode() != SimDisk.Mode.HONEST) {
             s.append(" DISK=").append(options.diskMode().name());
@@ -49,6 +52,7 @@ record SimResult(SimOptions options, Violation violation, long traceHash, long t
                 .append(options.seed()).append(" --ticks ").append(options.ticksMax()).append(" --disk ")
                 .append(options.diskMode())
                 .append(options.ensemble() ? " --servers " + options.serverCount() + " --variant " + options.variant() : "")
+                .append(options.honourFaultAssumption() ? "" : " --break-fault-assumption")
                 .append(" --trace\n");
         return s.toString();
     }
@@ -58,6 +62,8 @@ record SimResult(SimOptions options, Violation violation, long traceHash, long t
                         + "readsChecked=%d eventsChecked=%d maxAckedZxid=0x%x traceHash=%016x",
                 options.seed(), ok() ? "ok" : "VIOLATION " + violation.property(), ticks, stats.opsInvoked(),
                 stats.opsOk(), stats.opsFail(), stats.opsInfo(), stats.crashes(), stats.restartsCompared(),
-                stats.readsChecked(), stats.eventsChecked(), stats.maxAckedZxid(), traceHash);
+                stats.readsChecked(), stats.eventsChecked(), stats.maxAckedZxid(), traceHash)
+                + (options.ensemble() ? String.format(" leaders=%d partitions=%d peerMessages=%d",
+                        stats.leadersEstablished(), stats.partitions(), stats.peerMessages()) : "");
     }
 }

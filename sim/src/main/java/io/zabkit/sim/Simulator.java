@@ -42,6 +42,7 @@ public final class Simulator {
     private final Map<Integer, Long> restartTicks = new HashMap<>();
     private final EnsembleChecker ensemble;
     private long partitionEndTick = -1;
+    private long partitions;
     private final List<SimClient> clients = new ArrayList<>();
     private final Map<Integer, Integer> eventProcess = new HashMap<>();
 
@@ -193,6 +194,17 @@ public final class Simulator {
     }
 
     private void maybeCrashOrRestart() {
+        if (options.ensemble() && faults.chance(options.crashProbability() / 10)) {
+            // Power loss of the whole ensemble (the campaigns' "kill all"): classic Zab must lose nothing.
+            trace.event("NodeCrash", "power loss: every server at once");
+            for (SimNode n : nodes) {
+                if (n.isUp() && mayCrash(n)) {
+                    history.nemesis("NodeCrash", ":node" + n.address());
+                    n.crash();
+                    restartTicks.put(n.address(), clock.tick() + faults.between(1, options.restartDelayTicksMax()));
+                }
+            }
+        }
         for (SimNode n : nodes) {
             if (n.isUp() && faults.chance(options.crashProbability()) && mayCrash(n)) {
                 history.nemesis("NodeCrash", ":node" + n.address());
@@ -253,6 +265,7 @@ public final class Simulator {
         trace.event("PartitionStart", "cut " + side + " from the rest of " + all
                 + (silently ? " (silently: links hold, timeouts must notice)" : " (links break)"));
         peers.partition(side, all, silently);
+        partitions++;
         partitionEndTick = clock.tick() + faults.between(1, options.partitionTicksMax());
     }
 
@@ -410,7 +423,8 @@ public final class Simulator {
         }
         return new SimResult.Stats(opsInvoked, opsOk, opsFail, opsInfo, crashes, digests.restartsCompared(),
                 durability.pathsChecked(), fifo.repliesChecked(), watches.eventsChecked(), ephemerals.sessionsChecked(),
-                reads.readsChecked(), durability.maxAckedZxid());
+                reads.readsChecked(), durability.maxAckedZxid(), ensemble.leadersChecked(), partitions,
+                peers == null ? 0 : peers.messagesDelivered());
     }
 
     private static String describe(Throwable e) {
