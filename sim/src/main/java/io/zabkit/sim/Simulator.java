@@ -261,7 +261,11 @@ public final class Simulator {
             return;
         }
         boolean silently = faults.chance(0.5);
-        history.nemesis("PartitionStart", ":nodes" + side);
+        StringBuilder cutOff = new StringBuilder("[");
+        for (int a : side) {
+            cutOff.append(cutOff.length() > 1 ? " " : "").append(":node").append(a);
+        }
+        history.nemesis("PartitionStart", cutOff.append(']').toString());
         trace.event("PartitionStart", "cut " + side + " from the rest of " + all
                 + (silently ? " (silently: links hold, timeouts must notice)" : " (links break)"));
         peers.partition(side, all, silently);

@@ -67,6 +67,39 @@ class SimHistoryCheckTest {
         assertTrue(multis > SEEDS / 2, "too few acknowledged multis: " + multis);
     }
 
+    /**
+     * Histories of 3-server ensembles, across crashes, partitions and leader changes, through zk-check:
+     * FIFO client order, A-linearizable writes, monotonic and sync reads must hold across failover.
+     */
+    @Test
+    void ensembleHistoriesAcrossLeaderChangesAreValidForZkCheck() {
+        List<String> failures = new ArrayList<>();
+        long lines = 0;
+        long leaders = 0;
+        long checkedWrites = 0;
+        int seeds = 30;
+        for (long seed = 1; seed <= seeds; seed++) {
+            SimResult run = new Simulator(SimOptions.fromSeed(seed, 600, SimDisk.Mode.HONEST, 3,
+                    io.zabkit.zab.Variant.Zab), null, true).run();
+            assertTrue(run.ok(), run.report());
+            leaders += run.stats().leadersEstablished();
+            List<Op> ops = ops(run);
+            lines += ops.size();
+            Result r = new ZkChecker().check(History.of(ops));
+            checkedWrites += r.verdict(Property.LinearizableWrites).checked();
+            if (!r.valid()) {
+                failures.add("seed " + seed + " (" + run.replayCommand() + " HISTORY=/tmp/h.edn):\n" + r.table());
+            }
+        }
+        System.out.printf("zk-check on %d ensemble histories: %d lines, %d leaders, %d LinearizableWrites checks, "
+                + "%d invalid%n", seeds, lines, leaders, checkedWrites, failures.size());
+        if (!failures.isEmpty()) {
+            fail(failures.size() + " of " + seeds + " ensemble histories rejected; the first:\n" + failures.get(0));
+        }
+        assertTrue(leaders > 2L * seeds, "too few leader changes to say anything about failover: " + leaders);
+        assertTrue(checkedWrites > 20L * seeds, "too few writes checked: " + checkedWrites);
+    }
+
     /** A multi that failed (one sub-op's error) must change nothing: a later read showing its data is caught. */
     @Test
     void aFailedMultiMadeVisibleIsCaughtAsLinearizableWrites() {
