@@ -357,8 +357,11 @@ public final class ServerCore implements Replica, Effects {
     public void checkInvariants() {
         tree.checkInvariants();
         zab.checkInvariants();
-        if (zab.isServing()) {
-            check(connections.isEmpty() || zab.isServing(), "clients connected outside broadcast");
+        if (!zab.isServing()) {
+            for (Connection c : connections.values()) {
+                check(c.phase != Connection.Phase.CONNECTED, "session 0x" + Long.toHexString(c.sessionId)
+                        + " is connected while this server is " + zab.state() + " in " + zab.zabState());
+            }
         }
         for (long sessionId : tree.sessionsWithEphemerals()) {
             check(sessions.exists(sessionId), "ephemerals of session 0x" + Long.toHexString(sessionId)
