@@ -44,7 +44,8 @@ record SimOptions(
         int peerDelayTicksMax,
         Variant variant,
         int committedLogCount,
-        boolean honourFaultAssumption) {
+        boolean honourFaultAssumption,
+        double powerLossProbability) {
 
     static final int TICK_TIME_MS = 100;
 
@@ -80,7 +81,7 @@ record SimOptions(
                 p.pick(0.0, 0.5, 0.9),
                 p.pick(0.0, 0.0, 0.001, 0.01),
                 diskMode,
-                1, 0.0, 0, 0.0, 1, Variant.Zab, ZabConfig.COMMITTED_LOG_COUNT, true);
+                1, 0.0, 0, 0.0, 1, Variant.Zab, ZabConfig.COMMITTED_LOG_COUNT, true, 0.0);
     }
 
     /**
@@ -91,15 +92,33 @@ record SimOptions(
     static SimOptions fromSeed(long seed, int ticksMax, SimDisk.Mode diskMode, int servers, Variant variant) {
         SimOptions base = fromSeed(seed, ticksMax, diskMode);
         Prng p = new Prng(seed ^ 0x2AB3E5EL);
+        double crash = p.pick(0.0, 0.002, 0.005, 0.01);
+        int restartDelay = p.pick(new Integer[] {10, 50, 200});
+        double clientDelayMean = p.pick(0.0, 1.0, 2.0);
+        int clientDelayMax = p.pick(new Integer[] {3, 8, 15});
+        double partition = p.pick(0.0, 0.002, 0.005);
+        int partitionTicks = p.pick(new Integer[] {30, 100, 300});
+        double peerLinkDelayMean = p.pick(0.0, 0.5, 2.0);
+        int peerLinkDelayMax = p.pick(new Integer[] {2, 5, 10});
+        int committedLog = p.pick(new Integer[] {3, 30, ZabConfig.COMMITTED_LOG_COUNT});
         return new SimOptions(base.seed, base.ticksMax, 1_500, base.msPerTick, base.clientCount, base.pipelineDepth,
                 base.sessionTimeoutMs, base.reconnectDelayTicksMax, base.opProbability, base.clientPauseProbability,
                 base.clientPauseTicksMax, base.keyCount, base.writeFraction, base.multiProbability,
-                base.closeSessionProbability, p.pick(0.0, 0.002, 0.005, 0.01), p.pick(new Integer[] {10, 50, 200}),
-                base.tornWriteProbability, base.syncDelayTicksMean, base.syncDelayTicksMax, base.snapCount,
-                base.snapRetainCount, p.pick(0.0, 1.0, 2.0), p.pick(new Integer[] {3, 8, 15}),
-                base.splitProbability, base.coalesceProbability, base.connectionBreakProbability, diskMode,
-                servers, p.pick(0.0, 0.002, 0.005), p.pick(new Integer[] {30, 100, 300}), p.pick(0.0, 0.5, 2.0),
-                p.pick(new Integer[] {2, 5, 10}), variant, p.pick(new Integer[] {3, 30, ZabConfig.COMMITTED_LOG_COUNT}), true);
+                base.closeSessionProbability, crash, restartDelay, base.tornWriteProbability, base.syncDelayTicksMean,
+                base.syncDelayTicksMax, base.snapCount, base.snapRetainCount, clientDelayMean, clientDelayMax,
+                base.splitProbability, base.coalesceProbability, base.connectionBreakProbability, diskMode, servers,
+                partition, partitionTicks, peerLinkDelayMean, peerLinkDelayMax, variant, committedLog, true, crash / 10);
+    }
+
+    /** The same run with power losses of the whole ensemble at this rate per tick (and nothing else changed). */
+    SimOptions withPowerLoss(double probability) {
+        return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
+                reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
+                writeFraction, multiProbability, closeSessionProbability, crashProbability, restartDelayTicksMax,
+                tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
+                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
+                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
+                committedLogCount, honourFaultAssumption, probability);
     }
 
     boolean ensemble() {
@@ -114,7 +133,7 @@ record SimOptions(
                 tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, honourFaultAssumption);
+                committedLogCount, honourFaultAssumption, powerLossProbability);
     }
 
     /**
@@ -122,13 +141,15 @@ record SimOptions(
      * memory: the variant's fault assumption no longer holds, and acknowledged writes may be lost.
      */
     SimOptions breakingTheFaultAssumption() {
+        // Slow disks widen the window in which acknowledged entries live only in memory.
         return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
                 reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
                 writeFraction, multiProbability, closeSessionProbability, crashProbability, restartDelayTicksMax,
-                tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
+                tornWriteProbability, Math.max(syncDelayTicksMean, 15.0), Math.max(syncDelayTicksMax, 60), snapCount,
+                snapRetainCount, delayTicksMean,
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, false);
+                committedLogCount, false, powerLossProbability);
     }
 
     /** The VOPR-style header: the seed and every option it drew, one line. */
@@ -141,14 +162,14 @@ record SimOptions(
                         + "snapRetainCount=%d delayTicksMean=%.1f delayTicksMax=%d splitProbability=%.2f "
                         + "coalesceProbability=%.2f connectionBreakProbability=%.3f diskMode=%s servers=%d "
                         + "partitionProbability=%.3f partitionTicksMax=%d peerDelayTicksMean=%.1f peerDelayTicksMax=%d "
-                        + "variant=%s committedLogCount=%d honourFaultAssumption=%b",
+                        + "variant=%s committedLogCount=%d honourFaultAssumption=%b powerLossProbability=%.4f",
                 seed, ticksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs, reconnectDelayTicksMax,
                 opProbability, clientPauseProbability, clientPauseTicksMax, keyCount, writeFraction, multiProbability,
                 closeSessionProbability, crashProbability, restartDelayTicksMax, tornWriteProbability,
                 syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean, delayTicksMax,
                 splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, honourFaultAssumption);
+                committedLogCount, honourFaultAssumption, powerLossProbability);
     }
 
     SimNetwork.Options network() {

@@ -194,7 +194,7 @@ public final class Simulator {
     }
 
     private void maybeCrashOrRestart() {
-        if (options.ensemble() && faults.chance(options.crashProbability() / 10)) {
+        if (options.ensemble() && faults.chance(options.powerLossProbability())) {
             // Power loss of the whole ensemble (the campaigns' "kill all"): classic Zab must lose nothing.
             trace.event("NodeCrash", "power loss: every server at once");
             for (SimNode n : nodes) {
@@ -222,7 +222,7 @@ public final class Simulator {
      * Classic Zab assumes nothing, so any server may crash at any time.
      */
     private boolean mayCrash(SimNode n) {
-        if (!options.variant().acksFromMemory()) {
+        if (!options.variant().acksFromMemory() || !options.honourFaultAssumption()) {
             return true;
         }
         io.zabkit.zab.Zab zab = n.core().zab();

@@ -82,21 +82,27 @@ class EnsembleSimulationTest {
     void aFastVariantLosesAcknowledgedWritesWhenItsAssumptionIsBrokenAndClassicZabDoesNot() {
         int caught = 0;
         List<String> properties = new ArrayList<>();
-        for (long seed = 1; seed <= 120; seed++) {
+        int seeds = 80;
+        for (long seed = 1; seed <= seeds; seed++) {
+            // No single crashes (they keep the ensemble out of the fast path while a server resyncs), but
+            // power losses of the whole ensemble: exactly what the variants assume never happens.
             SimOptions o = SimOptions.fromSeed(seed, TICKS, SimDisk.Mode.HONEST, 3, Variant.ZabAa)
-                    .breakingTheFaultAssumption().withCrashes(0.02, 5);
+                    .breakingTheFaultAssumption().withCrashes(0.0, 5).withPowerLoss(0.005);
             SimResult r = new Simulator(o, null, false).run();
             if (!r.ok()) {
                 caught++;
                 properties.add(r.violation().property());
                 assertTrue(r.report().contains("--break-fault-assumption"), r.report());
             }
-            SimOptions classic = SimOptions.fromSeed(seed, TICKS, SimDisk.Mode.HONEST, 3, Variant.Zab).withCrashes(0.02, 5);
+            SimOptions classic = SimOptions.fromSeed(seed, TICKS, SimDisk.Mode.HONEST, 3, Variant.Zab).withCrashes(0.0, 5)
+                    .withPowerLoss(0.005);
             SimResult c = new Simulator(classic, null, false).run();
             assertTrue(c.ok(), c.report());
         }
-        System.out.println("ZabAa with its assumption broken: " + caught + " of 120 seeds caught: " + properties);
-        assertTrue(caught > 0, "no seed caught a fast variant losing acknowledged writes with its assumption broken");
+        System.out.println("ZabAa with its assumption broken: " + caught + " of " + seeds + " seeds caught: " + properties);
+        long lost = properties.stream().filter("Durability"::equals).count();
+        assertTrue(lost >= seeds / 10, "only " + lost + " of " + seeds + " seeds caught a fast variant losing "
+                + "acknowledged writes (Durability) with its assumption broken: " + properties);
     }
 
     @Test
