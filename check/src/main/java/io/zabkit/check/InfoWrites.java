@@ -120,10 +120,10 @@ final class InfoWrites {
     return !c.infoConsumed && c.resolvedZxid < 0 && c.invokeTime < before && (kind == null || c.kind == kind);
   }
 
-  /** Any :info create (consumed or not) invoked before {@code before}: a sequential one may name its node later. */
-  private static Call anyCreate(List<Call> list, long before) {
+  /** Any :info sequential create (consumed or not) invoked before {@code before}: it may name its node later. */
+  private static Call anySequentialCreate(List<Call> list, long before) {
     if (list == null) return null;
-    for (Call c : list) if (c.resolvedZxid < 0 && c.invokeTime < before && c.kind == Call.Kind.CREATE) return c;
+    for (Call c : list) if (c.resolvedZxid < 0 && c.invokeTime < before && c.kind == Call.Kind.CREATE && c.sequential()) return c;
     return null;
   }
 
@@ -205,7 +205,7 @@ final class InfoWrites {
 
   boolean explainsDeleteOutcome(ModelTree tree, Call w, long z, ModelTree.Snap node, String modelError) {
     if (w.outcome == Op.Type.OK && "no-node".equals(modelError)) {
-      Call seq = w.path.length() > 10 ? anyCreate(byPath.get(w.path.substring(0, w.path.length() - 10)), w.completeTime) : null;
+      Call seq = w.path.length() > 10 ? anySequentialCreate(byPath.get(w.path.substring(0, w.path.length() - 10)), w.completeTime) : null;
       if (seq != null && ModelTree.sequenceOf(w.path, seq.path) >= 0) {
         seq.infoConsumed = true; // its node is named by this delete
         tree.materialize(seq, z, w.path, true);

@@ -396,13 +396,14 @@ final class ModelTree {
     long gap = seen - parent.cversion;
     List<Call> lost = seen >= 0 && gap > 0 ? info.consumeChildCreates(parentPath, gap, w.completeTime) : null;
     if (lost != null) {
-      // :info creates took the missing numbers before this create. Which took which is known only when they
-      // share a prefix; otherwise their nodes appear when an observation names them (see InfoWrites).
-      boolean onePrefix = lost.stream().map(c -> c.path).distinct().count() == 1;
+      // :info creates took the missing numbers before this create (every create bumps the parent's cversion,
+      // a plain one too). A plain create's node is its own path. Which sequential create took which number is
+      // known only when all of them share a prefix; otherwise their nodes appear when an observation names them.
+      boolean onePrefix = lost.stream().allMatch(Call::sequential) && lost.stream().map(c -> c.path).distinct().count() == 1;
       long next = parent.cversion;
       for (Call c : lost) {
-        String lostName = c.path + String.format("%010d", next++);
-        if (onePrefix && !current(lostName).exists) materialize(c, z, lostName, false);
+        String lostName = c.sequential() ? c.path + String.format("%010d", next++) : c.path;
+        if ((onePrefix || !c.sequential()) && !current(lostName).exists) materialize(c, z, lostName, false);
       }
       Snap p = current(parentPath);
       if (p.cversion < seen) logFor(parentPath).add(p.withChildren(z, seen, p.pzxid, p.numChildren, p.childHash, w));
