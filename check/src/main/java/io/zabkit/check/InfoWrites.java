@@ -109,13 +109,6 @@ final class InfoWrites {
   /** A zxid seen in a Stat (mzxid, or czxid when {@code creation}), with what was read there. */
   record Observation(String path, Object data, boolean creation, long completeTime, String event) {}
 
-  private static int available(List<Call> list, long before, Call.Kind kind) {
-    if (list == null) return 0;
-    int n = 0;
-    for (Call c : list) if (usable(c, before, kind)) n++;
-    return n;
-  }
-
   private static boolean usable(Call c, long before, Call.Kind kind) {
     return !c.infoConsumed && c.resolvedZxid < 0 && c.invokeTime < before && (kind == null || c.kind == kind);
   }
@@ -161,12 +154,22 @@ final class InfoWrites {
     return chosen.isEmpty() ? null : chosen.get(chosen.size() - 1);
   }
 
-  /** Consumes n :info creates under the parent (they took the sequence numbers of a gap), in invocation order. */
+  /**
+   * Takes n :info creates under the parent (they took the sequence numbers of a gap), in invocation order. A
+   * sequential one is consumed (its node, if any, is named by whoever observes it). A plain one stays usable to
+   * explain its own node later: which of several candidates filled the gap is a guess, and its node's path is
+   * known, so nothing is created here; it only no longer counts for another gap or cversion increment.
+   */
   List<Call> consumeChildCreates(String parent, long n, long before) {
     List<Call> list = createsByParent.get(parent);
-    if (available(list, before, Call.Kind.CREATE) < n) return null;
+    if (list == null) return null;
     List<Call> out = new ArrayList<>();
-    for (long i = 0; i < n; i++) out.add(take(list, before, Call.Kind.CREATE));
+    for (Call c : list) if (out.size() < n && usable(c, before, Call.Kind.CREATE) && !c.numberTaken) out.add(c);
+    if (out.size() < n) return null;
+    for (Call c : out) {
+      c.numberTaken = true;
+      if (c.sequential()) c.infoConsumed = true;
+    }
     return out;
   }
 
