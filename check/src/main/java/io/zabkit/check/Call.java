@@ -56,6 +56,8 @@ final class Call {
   // Set by the replay for :info writes that later observations show took effect.
   long resolvedZxid = -1;
   boolean infoConsumed;
+  /** An :info create that filled a sequence-number gap of its parent: its cversion increment is already counted. */
+  boolean numberTaken;
 
   Call(Op invoke, Op done) {
     this.invoke = invoke;

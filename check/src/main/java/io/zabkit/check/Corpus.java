@@ -10,9 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The proof corpus: correct histories from the reference model (they must pass) and one mutated history per
- * {@link Mutations.Mutation} (it must fail with the mutation's property). Written as files so that the command
- * and Porcupine can be run over the same histories the unit tests check.
+ * The proof corpus: correct histories from the reference model and hand-written ones ({@link MultiCorpus},
+ * {@link RegressionCorpus}; they must pass) and one mutated history per {@link Mutations.Mutation} (it must fail
+ * with the mutation's property). Written as files so that the command and Porcupine can be run over the same
+ * histories the unit tests check.
  */
 public final class Corpus {
   private Corpus() {}
@@ -38,6 +39,7 @@ public final class Corpus {
         new ReferenceModel.Options(seed, GOOD_OPERATIONS, GOOD_SESSIONS, 3, 0.06, 0.003)), null,
         "reference model, seed " + seed + ", 6 % :info, frequent expiry"));
     out.addAll(MultiCorpus.good());
+    out.addAll(RegressionCorpus.good());
     return out;
   }
 

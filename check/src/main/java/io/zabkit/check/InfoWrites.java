@@ -109,21 +109,14 @@ final class InfoWrites {
   /** A zxid seen in a Stat (mzxid, or czxid when {@code creation}), with what was read there. */
   record Observation(String path, Object data, boolean creation, long completeTime, String event) {}
 
-  private static int available(List<Call> list, long before, Call.Kind kind) {
-    if (list == null) return 0;
-    int n = 0;
-    for (Call c : list) if (usable(c, before, kind)) n++;
-    return n;
-  }
-
   private static boolean usable(Call c, long before, Call.Kind kind) {
     return !c.infoConsumed && c.resolvedZxid < 0 && c.invokeTime < before && (kind == null || c.kind == kind);
   }
 
-  /** Any :info create (consumed or not) invoked before {@code before}: a sequential one may name its node later. */
-  private static Call anyCreate(List<Call> list, long before) {
+  /** Any :info sequential create (consumed or not) invoked before {@code before}: it may name its node later. */
+  private static Call anySequentialCreate(List<Call> list, long before) {
     if (list == null) return null;
-    for (Call c : list) if (c.resolvedZxid < 0 && c.invokeTime < before && c.kind == Call.Kind.CREATE) return c;
+    for (Call c : list) if (c.resolvedZxid < 0 && c.invokeTime < before && c.kind == Call.Kind.CREATE && c.sequential()) return c;
     return null;
   }
 
@@ -161,12 +154,22 @@ final class InfoWrites {
     return chosen.isEmpty() ? null : chosen.get(chosen.size() - 1);
   }
 
-  /** Consumes n :info creates under the parent (they took the sequence numbers of a gap), in invocation order. */
+  /**
+   * Takes n :info creates under the parent (they took the sequence numbers of a gap), in invocation order. A
+   * sequential one is consumed (its node, if any, is named by whoever observes it). A plain one stays usable to
+   * explain its own node later: which of several candidates filled the gap is a guess, and its node's path is
+   * known, so nothing is created here; it only no longer counts for another gap or cversion increment.
+   */
   List<Call> consumeChildCreates(String parent, long n, long before) {
     List<Call> list = createsByParent.get(parent);
-    if (available(list, before, Call.Kind.CREATE) < n) return null;
+    if (list == null) return null;
     List<Call> out = new ArrayList<>();
-    for (long i = 0; i < n; i++) out.add(take(list, before, Call.Kind.CREATE));
+    for (Call c : list) if (out.size() < n && usable(c, before, Call.Kind.CREATE) && !c.numberTaken) out.add(c);
+    if (out.size() < n) return null;
+    for (Call c : out) {
+      c.numberTaken = true;
+      if (c.sequential()) c.infoConsumed = true;
+    }
     return out;
   }
 
@@ -205,7 +208,7 @@ final class InfoWrites {
 
   boolean explainsDeleteOutcome(ModelTree tree, Call w, long z, ModelTree.Snap node, String modelError) {
     if (w.outcome == Op.Type.OK && "no-node".equals(modelError)) {
-      Call seq = w.path.length() > 10 ? anyCreate(byPath.get(w.path.substring(0, w.path.length() - 10)), w.completeTime) : null;
+      Call seq = w.path.length() > 10 ? anySequentialCreate(byPath.get(w.path.substring(0, w.path.length() - 10)), w.completeTime) : null;
       if (seq != null && ModelTree.sequenceOf(w.path, seq.path) >= 0) {
         seq.infoConsumed = true; // its node is named by this delete
         tree.materialize(seq, z, w.path, true);

@@ -220,12 +220,20 @@ final class ModelTree {
    */
   private void applyMulti(Call m, long z) {
     findings.checked(Property.LinearizableWrites);
-    Staged staged = new Staged();
-    int modelFailed = -1;
-    String modelError = null;
-    for (int i = 0; i < m.subs.size() && modelFailed < 0; i++) {
-      modelError = staged.decide(m.subs.get(i));
-      if (modelError != null) modelFailed = i;
+    int modelFailed;
+    String modelError;
+    for (int attempt = 0; ; attempt++) {
+      Staged staged = new Staged();
+      modelFailed = -1;
+      modelError = null;
+      for (int i = 0; i < m.subs.size() && modelFailed < 0; i++) {
+        modelError = staged.decide(m.subs.get(i));
+        if (modelError != null) modelFailed = i;
+      }
+      // a sub-op the client saw succeed fails in the replay: an :info write (or a session end at an unknown
+      // zxid) may explain it, as for a single write; then decide again on the tree it left
+      if (modelFailed < 0 || m.outcome == Op.Type.INFO || attempt == m.subs.size()) break;
+      if (!explainsSubOutcome(m, modelFailed, z, modelError)) break;
     }
     if (m.outcome == Op.Type.FAIL) {
       checkFailedMulti(m, z, modelFailed, modelError);
@@ -250,6 +258,26 @@ final class ModelTree {
     } finally {
       inMulti = false;
     }
+  }
+
+  /**
+   * Sub-op {@code k}, which the client saw succeed, fails in the replay with {@code modelError}: asks the :info
+   * resolution to explain it as it would for a single write. Only when no earlier sub-op touched the path, so
+   * that the tree (not the multi's staged view) is what the sub-op found.
+   */
+  private boolean explainsSubOutcome(Call m, int k, long z, String modelError) {
+    Call sub = m.subs.get(k);
+    if (sub.outcome != Op.Type.OK || sub.path == null) return false;
+    for (int i = 0; i < k; i++) {
+      String p = m.subs.get(i).path;
+      if (p == null || p.equals(sub.path) || p.equals(parent(sub.path)) || parent(p).equals(sub.path)) return false;
+    }
+    return switch (sub.kind) {
+      case CREATE -> !sub.sequential() && info.explainsCreateOutcome(this, sub, z, sub.path, modelError);
+      case DELETE -> info.explainsDeleteOutcome(this, sub, z, current(sub.path), modelError);
+      case SET_DATA, CHECK -> info.explainsSetDataOutcome(this, sub, z, current(sub.path), modelError);
+      default -> false;
+    };
   }
 
   private void checkFailedMulti(Call m, long z, int modelFailed, String modelError) {
@@ -396,9 +424,11 @@ final class ModelTree {
     long gap = seen - parent.cversion;
     List<Call> lost = seen >= 0 && gap > 0 ? info.consumeChildCreates(parentPath, gap, w.completeTime) : null;
     if (lost != null) {
-      // :info creates took the missing numbers before this create. Which took which is known only when they
-      // share a prefix; otherwise their nodes appear when an observation names them (see InfoWrites).
-      boolean onePrefix = lost.stream().map(c -> c.path).distinct().count() == 1;
+      // :info creates took the missing numbers before this create (every create bumps the parent's cversion,
+      // a plain one too). Which sequential create took which number is known only when all of them share a
+      // prefix; otherwise their nodes appear when an observation names them. A plain create's node is its own
+      // path, created only when an observation needs it (InfoWrites): it is one guess among the candidates.
+      boolean onePrefix = lost.stream().allMatch(Call::sequential) && lost.stream().map(c -> c.path).distinct().count() == 1;
       long next = parent.cversion;
       for (Call c : lost) {
         String lostName = c.path + String.format("%010d", next++);
@@ -424,7 +454,8 @@ final class ModelTree {
   }
 
   void create(Call w, long z, String parentPath, Snap parent, String name) {
-    createAt(w, z, parentPath, parent, name, parent.cversion + 1);
+    // an :info create that already filled a sequence gap has had its cversion increment counted there
+    createAt(w, z, parentPath, parent, name, w.numberTaken ? parent.cversion : parent.cversion + 1);
   }
 
   /** Creates a node whose sequence number an :info create took earlier: cversion only moves past that number. */

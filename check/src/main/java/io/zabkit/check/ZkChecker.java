@@ -98,8 +98,12 @@ public final class ZkChecker {
       return;
     }
     if (c.stat == null || c.path == null || c.outcome != Op.Type.OK) return;
-    Object data = c.kind == Call.Kind.GET_DATA || c.kind == Call.Kind.SET_DATA || c.kind == Call.Kind.CREATE ? c.data : null;
-    if (c.stat.mzxid() != null) observed.putIfAbsent(c.stat.mzxid(), new InfoWrites.Observation(c.path, data, false, c.completeTime, null));
+    boolean hasData = c.kind == Call.Kind.GET_DATA || c.kind == Call.Kind.SET_DATA || c.kind == Call.Kind.CREATE;
+    Object data = hasData ? c.data : null;
+    // a reply without the data (exists, getChildren2) whose mzxid is its czxid only says a create happened there:
+    // recorded as a data observation it would ask for a write with no data, which no :info create fits
+    boolean createdOnly = !hasData && c.stat.mzxid() != null && c.stat.mzxid().equals(c.stat.czxid());
+    if (c.stat.mzxid() != null && !createdOnly) observed.putIfAbsent(c.stat.mzxid(), new InfoWrites.Observation(c.path, data, false, c.completeTime, null));
     if (c.stat.czxid() != null) observed.putIfAbsent(c.stat.czxid(), new InfoWrites.Observation(c.path, null, true, c.completeTime, null));
   }
 

@@ -18,6 +18,7 @@ class CorpusTest {
     return Corpus.good(SEED).stream().map(e -> DynamicTest.dynamicTest(e.name(), () -> {
       Result r = new ZkChecker().check(History.of(e.ops()));
       assertTrue(r.valid(), () -> e.name() + " should pass:\n" + r.table());
+      if (e.name().startsWith("regression-")) return; // a few operations that show one bug: no coverage asked
       for (Verdict v : r.verdicts()) {
         if (v.property() != Property.EphemeralLifetime && v.property() != Property.SequentialUniqueness) {
           assertTrue(v.checked() > 0, v.property() + " checked nothing in " + e.name());

@@ -75,6 +75,53 @@ class ZkCheckerTest {
   }
 
   @Test
+  void infoCreatesFillASequenceGapOnlyAsFarAsTheyGo() {
+    // one :info plain create can take one sequence number (RegressionCorpus: it creates its own path), not two
+    String history = RegressionCorpus.cases().get(0).history();
+    assertTrue(check(history).valid(), check(history).table());
+    Result twoMissing = check(history.replace("/s-0000000001", "/s-0000000002"));
+    assertEquals(List.of(Property.LinearizableWrites), twoMissing.failed(), twoMissing.table());
+  }
+
+  @Test
+  void aPlainInfoCreateCannotExplainADeletedSequentialNode() {
+    String create = """
+        {:type :invoke :process 0 :session 1 :f :create :path "/s-" :value {:data "a" :mode MODE} :time 0}
+        {:type :info :process 0 :session 1 :f :create :path "/s-" :value {:data "a" :mode MODE} :time 1 :error :connection-loss}
+        {:type :invoke :process 1 :session 2 :f :delete :path "/s-0000000000" :version -1 :time 2}
+        {:type :ok :process 1 :session 2 :f :delete :path "/s-0000000000" :version -1 :time 3 :zxid 2}
+        """;
+    assertTrue(check(create.replace("MODE", ":persistent-sequential")).valid());
+    Result plain = check(create.replace("MODE", ":persistent"));
+    assertEquals(List.of(Property.LinearizableWrites), plain.failed(), plain.table());
+  }
+
+  @Test
+  void anExistsStatPlacesTheInfoCreateSoTheNextSequenceNumberIsChecked() {
+    // czxid = mzxid = 1 and no data: the :info create of /a took effect at zxid 1 and took sequence number 0
+    String history = """
+        {:type :invoke :process 0 :session 1 :f :create :path "/a" :value {:data "a" :mode :persistent} :time 0}
+        {:type :info :process 0 :session 1 :f :create :path "/a" :value {:data "a" :mode :persistent} :time 1 :error :connection-loss}
+        {:type :invoke :process 2 :session 2 :f :exists :path "/a" :time 2}
+        {:type :ok :process 2 :session 2 :f :exists :path "/a" :value true :time 3 :zxid 1 :stat {:czxid 1 :mzxid 1 :version 0}}
+        {:type :invoke :process 2 :session 2 :f :create :path "/s-" :value {:data "s" :mode :persistent-sequential} :time 4}
+        {:type :ok :process 2 :session 2 :f :create :path "/s-" :value {:data "s" :mode :persistent-sequential :created-path "/s-0000000001"} :time 5 :zxid 2}
+        """;
+    assertTrue(check(history).valid(), check(history).table());
+    Result reused = check(history.replace("/s-0000000001", "/s-0000000000"));
+    assertEquals(List.of(Property.LinearizableWrites), reused.failed(), reused.table());
+  }
+
+  @Test
+  void aFailedMultiIsExplainedByAnInfoDeleteOnlyWhenThereIsOne() {
+    String history = RegressionCorpus.MULTI_AFTER_INFO_DELETE;
+    assertTrue(check(history).valid(), check(history).table());
+    String withoutDelete = history.lines().filter(l -> !l.contains(":f :delete :path \"/e0\"")).collect(java.util.stream.Collectors.joining("\n"));
+    Result r = check(withoutDelete);
+    assertEquals(List.of(Property.LinearizableWrites), r.failed(), r.table());
+  }
+
+  @Test
   void jepsenRegisterAliasesAreUnderstood() {
     String ok = CREATE_R + """
         {:type :invoke :process 0 :session 1 :f :write :path "/r" :value 3 :time 2}

@@ -1,0 +1,85 @@
+package io.zabkit.check;
+
+import java.util.List;
+
+/**
+ * Correct histories that an earlier zk-check rejected (false violations), cut down by hand from the history that
+ * showed the bug to the few operations that still show it, in the documented format with small zxids. Each must
+ * pass; they guard the :info resolution, where such bugs live.
+ */
+public final class RegressionCorpus {
+  private RegressionCorpus() {}
+
+  /** A correct history and where it came from. */
+  public record Case(String name, String description, String history) {}
+
+  public static List<Case> cases() {
+    return List.of(
+        new Case("plain-info-create-fills-sequence-gap",
+            "an :info plain create of /e0 took sequence number 0 of /: it created /e0, not a node named /e00000000000"
+                + " (simulator ensemble, seed 2)",
+            """
+            {:type :invoke :process 0 :session 1 :f :create :path "/e0" :value {:data "a" :mode :ephemeral} :time 0}
+            {:type :info :process 0 :session 1 :f :create :path "/e0" :value {:data "a" :mode :ephemeral} :time 1 :error :connection-loss}
+            {:type :invoke :process 1 :session 2 :f :create :path "/s-" :value {:data "s" :mode :persistent-sequential} :time 2}
+            {:type :ok :process 1 :session 2 :f :create :path "/s-" :value {:data "s" :mode :persistent-sequential :created-path "/s-0000000001"} :time 3 :zxid 2}
+            {:type :invoke :process 1 :session 2 :f :create :path "/e0" :value {:data "b" :mode :ephemeral} :time 4}
+            {:type :fail :process 1 :session 2 :f :create :path "/e0" :value {:data "b" :mode :ephemeral} :time 5 :zxid 3 :error :node-exists}
+            {:type :ok :process 2 :session 1 :f :session-expired :time 8 :zxid 4}
+            {:type :invoke :process 1 :session 2 :f :exists :path "/e0" :time 9}
+            {:type :ok :process 1 :session 2 :f :exists :path "/e0" :value false :time 10 :zxid 4}
+            """),
+        new Case("info-create-placed-by-exists-stat",
+            "the seed-2 shape: an exists Stat (czxid = mzxid, no data) shows where an :info ephemeral create took"
+                + " effect, before a sequence gap and a create that fails with node-exists (simulator ensemble, seed 2)",
+            """
+            {:type :invoke :process 0 :session 1 :f :create :path "/e0" :value {:data "a" :mode :ephemeral} :time 0}
+            {:type :info :process 0 :session 1 :f :create :path "/e0" :value {:data "a" :mode :ephemeral} :time 1 :error :connection-loss}
+            {:type :invoke :process 1 :session 2 :f :create :path "/s-" :value {:data "s" :mode :persistent-sequential} :time 2}
+            {:type :ok :process 1 :session 2 :f :create :path "/s-" :value {:data "s" :mode :persistent-sequential :created-path "/s-0000000001"} :time 3 :zxid 2}
+            {:type :invoke :process 1 :session 2 :f :create :path "/e0" :value {:data "b" :mode :ephemeral} :time 4}
+            {:type :fail :process 1 :session 2 :f :create :path "/e0" :value {:data "b" :mode :ephemeral} :time 5 :zxid 3 :error :node-exists}
+            {:type :invoke :process 1 :session 2 :f :exists :path "/e0" :time 6}
+            {:type :ok :process 1 :session 2 :f :exists :path "/e0" :value true :time 7 :zxid 3 :stat {:czxid 1 :mzxid 1 :version 0 :ephemeral-owner 1}}
+            {:type :ok :process 2 :session 1 :f :session-expired :time 8 :zxid 4}
+            {:type :invoke :process 1 :session 2 :f :exists :path "/e0" :time 9}
+            {:type :ok :process 1 :session 2 :f :exists :path "/e0" :value false :time 10 :zxid 4}
+            """),
+        new Case("plain-info-create-among-gap-candidates",
+            "an :info sequential create took the missing number; the :info plain create of /e0 invoked before it"
+                + " did not take effect, so /e0 can be created later (simulator, seed 16: a guess that created /e0"
+                + " broke this)",
+            """
+            {:type :invoke :process 0 :session 1 :f :create :path "/e0" :value {:data "a" :mode :ephemeral} :time 0}
+            {:type :info :process 0 :session 1 :f :create :path "/e0" :value {:data "a" :mode :ephemeral} :time 1 :error :connection-loss}
+            {:type :invoke :process 1 :session 2 :f :create :path "/s-" :value {:data "s" :mode :persistent-sequential} :time 2}
+            {:type :info :process 1 :session 2 :f :create :path "/s-" :value {:data "s" :mode :persistent-sequential} :time 3 :error :connection-loss}
+            {:type :invoke :process 2 :session 3 :f :create :path "/s-" :value {:data "t" :mode :persistent-sequential} :time 4}
+            {:type :ok :process 2 :session 3 :f :create :path "/s-" :value {:data "t" :mode :persistent-sequential :created-path "/s-0000000001"} :time 5 :zxid 2}
+            {:type :invoke :process 2 :session 3 :f :create :path "/e0" :value {:data "b" :mode :ephemeral} :time 6}
+            {:type :ok :process 2 :session 3 :f :create :path "/e0" :value {:data "b" :mode :ephemeral :created-path "/e0"} :time 7 :zxid 3}
+            """),
+        new Case("info-delete-explains-failed-multi",
+            "an :info delete of /e0 took effect, so a multi's create of /e0 succeeded before its next sub-op failed"
+                + " (simulator ensemble, seed 5: a delete failing with not-empty)",
+            MULTI_AFTER_INFO_DELETE));
+  }
+
+  /** The last case's history; without its :info delete the multi's result is a violation (ZkCheckerTest). */
+  static final String MULTI_AFTER_INFO_DELETE = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "k" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "k" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :create :path "/e0" :value {:data "a" :mode :ephemeral} :time 2}
+      {:type :ok :process 0 :session 1 :f :create :path "/e0" :value {:data "a" :mode :ephemeral :created-path "/e0"} :time 3 :zxid 2}
+      {:type :invoke :process 1 :session 2 :f :delete :path "/e0" :version -1 :time 4}
+      {:type :info :process 1 :session 2 :f :delete :path "/e0" :version -1 :time 5 :error :connection-loss}
+      {:type :invoke :process 2 :session 3 :f :multi :value [{:f :create :path "/e0" :data "b" :mode :ephemeral} {:f :check :path "/k" :version 5}] :time 6}
+      {:type :fail :process 2 :session 3 :f :multi :value [{:f :create :path "/e0" :data "b" :mode :ephemeral} {:f :check :path "/k" :version 5 :error :bad-version}] :time 7 :zxid 4 :error :bad-version}
+      """;
+
+  static List<Corpus.Entry> good() {
+    return cases().stream()
+        .map(c -> new Corpus.Entry("regression-" + c.name(), MultiCorpus.parse(c.history()), null, "regression: " + c.description()))
+        .toList();
+  }
+}
