@@ -112,7 +112,7 @@
   "Creates the nodes, runs the campaign in the controller, removes the nodes. Returns
   {:exit code :store dir :results map-or-nil}."
   [opts]
-  (db/check-system! (:system opts))
+  (db/prepare-system! (:system opts))
   (let [opts (assoc opts :run-id (run-id))
         tname ((requiring-resolve 'zabkit.campaign.core/test-name) opts)
         store (io/file (:store opts) tname (timestamp))
