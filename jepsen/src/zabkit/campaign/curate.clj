@@ -23,10 +23,11 @@
         :else "-"))
 
 (defn- reproduce [o]
-  (format "lein run test --system %s --workload %s --nemesis %s --nodes %d --time-limit %d --nemesis-interval %d --rate %s --concurrency %d"
-          (name (:system o)) (name (:workload o)) (:nemesis o) (:nodes o) (:time-limit o)
-          (:nemesis-interval o 5)
-          (let [r (:rate o)] (if (== r (Math/rint r)) (str (long r)) (str r))) (:concurrency o)))
+  (str (format "lein run test --system %s --workload %s --nemesis %s --nodes %d --time-limit %d --nemesis-interval %d --rate %s --concurrency %d"
+               (name (:system o)) (name (:workload o)) (:nemesis o) (:nodes o) (:time-limit o)
+               (:nemesis-interval o 5)
+               (let [r (:rate o)] (if (== r (Math/rint r)) (str (long r)) (str r))) (:concurrency o))
+       (when-not (= :netns (:backend o :netns)) (str " --backend " (name (:backend o))))))
 
 (defn- verdict
   "valid / INVALID / unknown, with the checkers that were not valid, so a red or unknown row says why."
