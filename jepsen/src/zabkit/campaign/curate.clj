@@ -4,7 +4,12 @@
   plots copied next to it and the command that reproduces each row."
   (:require [clojure.edn :as edn]
             [clojure.java.io :as io]
-            [clojure.string :as str]))
+            [clojure.string :as str])
+  (:import (org.jfree.chart ChartFactory ChartUtils)
+           (org.jfree.chart.plot PlotOrientation)
+           (org.jfree.chart.renderer.category BarRenderer StandardBarPainter)
+           (org.jfree.data.category DefaultCategoryDataset)
+           (java.awt Color)))
 
 (defn- latest-runs [store-root]
   (for [d (sort (.listFiles (io/file store-root)))
@@ -123,8 +128,42 @@
        (let [notes (distinct (keep :note rows))]
          (when (seq notes)
            (str "\n" (str/join (for [n notes] (str "\\* " n "\n"))))))
+       "\nThe medians side by side: [reads](plots/availability-read.png), [writes](plots/availability-write.png) "
+       "(rows that both systems ran, 3 nodes).\n"
        "\n## Reproduce a row\n\nFrom `jepsen/` (as root):\n\n"
        (str/join (for [r rows :when (:ops r)] (format "- %s: `%s`\n" (:name r) (:cmd r))))))
+
+(defn- median-s
+  "The median of an availability cell (\"1.53 / 9.54 (+2 never)\"), or nil (\"-\", \"never (n)\")."
+  [cell]
+  (some->> (str cell) (re-find #"^([0-9.]+) /") second parse-double))
+
+(defn- availability-chart!
+  "A grouped bar chart, one group per workload x nemesis (3 nodes) that both systems ran, one bar
+  per system: the median seconds from a fault's start to a client's next successful op of kind k."
+  [rows k ^java.io.File file]
+  (let [by-key (group-by (juxt :workload :nemesis :nodes) (filter :ops rows))
+        ds (DefaultCategoryDataset.)]
+    (doseq [[[wl nem nodes] rs] (sort by-key)
+            :when (and (= 3 nodes) (= (set systems) (set (map :system rs))))
+            r (sort-by :system rs)
+            :let [v (median-s (k r))]
+            :when v]
+      (.addValue ds (double v) ^Comparable (:system r) ^Comparable (str wl " " nem)))
+    (when (pos? (.getColumnCount ds))
+      (let [chart (ChartFactory/createBarChart
+                   (str "median s from fault start to a client's next ok " (name k) " (3 nodes)")
+                   "workload, nemesis" "seconds" ds PlotOrientation/HORIZONTAL true false false)
+            plot (.getCategoryPlot chart)
+            ^BarRenderer bars (.getRenderer plot)]
+        (.setBackgroundPaint plot Color/WHITE)
+        (.setRangeGridlinePaint plot Color/GRAY)
+        (.setBarPainter bars (StandardBarPainter.))
+        (.setShadowVisible bars false)
+        (.setSeriesPaint bars 0 (Color. 200 60 60))
+        (.setSeriesPaint bars 1 (Color. 60 90 200))
+        (ChartUtils/saveChartAsPNG file chart 900 (+ 120 (* 28 (.getColumnCount ds))))
+        file))))
 
 (defn curate!
   "Merges the store's latest runs into results/campaigns/rows.edn, copies their plots, writes
@@ -142,6 +181,8 @@
             :when (and (.exists src) (= (run-stamp dir) (:run (some #(when (= (:name %) (:name results)) %) ran))))]
       (io/copy src (io/file plots (str (:name results) "-" f))))
     (write-rows! rows-file ran)
+    (availability-chart! ran :read (io/file plots "availability-read.png"))
+    (availability-chart! ran :write (io/file plots "availability-write.png"))
     (spit (io/file out-dir "TABLE.md") (table-md rows))
     (println (format "[campaign] curate: %d rows (%d run, %d from this store) -> %s"
                      (count rows) (count ran) (count runs) (io/file out-dir "TABLE.md")))
