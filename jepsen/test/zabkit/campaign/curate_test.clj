@@ -15,4 +15,9 @@
       (is (= #{"20261122T0819" "20261122T1010"}
              (set (map :run (curate/merge-rows curated [(row "zabkit" "20261122T0900" "INVALID (zk-check)")]))))))
     (testing "rows of other tests are kept, new tests are added"
-      (is (= 3 (count (curate/merge-rows curated [(assoc (row "zabkit" "20261122T1100" "valid") :nodes 5)])))))))
+      (is (= 3 (count (curate/merge-rows curated [(assoc (row "zabkit" "20261122T1100" "valid") :nodes 5)]))))))
+    (testing "the same run again keeps a note added to its row"
+      (is (= "checked by hand"
+             (:note (first (filter #(= "zabkit" (:system %))
+                                   (curate/merge-rows [(assoc (row "zabkit" "20261122T1010" "valid") :note "checked by hand")]
+                                                      [(row "zabkit" "20261122T1010" "valid")]))))))))
