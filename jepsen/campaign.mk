@@ -46,7 +46,7 @@ campaign-demo: campaign-deps ## a newcomer's campaign: register under kill+parti
 	echo "campaign-demo: verdicts above; table results/campaigns/TABLE.md, plots results/campaigns/plots/, full runs jepsen/store/latest" && \
 	exit $$rc
 
-campaign-curate: campaign-deps ## rebuild results/campaigns/ from the latest run of each test in jepsen/store
+campaign-curate: campaign-deps ## rebuild results/campaigns/ from rows.edn and the latest run of each test in jepsen/store (newer run wins)
 	$(LEIN) run curate
 
 campaign-clean: ## remove namespaces and processes left by campaigns that were killed
