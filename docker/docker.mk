@@ -8,12 +8,10 @@ docker-image: ## build the campaign node image zabkit-node:latest (debootstrap +
 	@$(ROOT)/docker/dockerd.sh start
 	$(ROOT)/docker/build-image.sh
 
-campaign-docker: ## short campaign on Docker containers (3 nodes, kill and partition); starts and stops dockerd
+campaign-docker: ## short campaign on Docker containers, both systems (3 nodes, kill and partition, 20 s each); starts and stops dockerd
 	@$(ENSURE) java lein docker debootstrap iptables
 	@cd $(ROOT)/jepsen && lein deps >/dev/null
-	$(ROOT)/docker/campaign.sh --system zookeeper --workload register --nemesis kill,partition --nodes 3 \
-	  --time-limit 30 --rate 40 --concurrency 5
+	$(ROOT)/docker/campaign.sh test-all --systems zookeeper,zabkit --workloads register --nemeses kill,partition \
+	  --nodes 3 --time-limit 20 --nemesis-interval 4 --rate 40 --concurrency 5 --strict
 
-# Passed 4 of 4 runs on the development machine (73-111 s each with a built image; building the
-# image first takes about 4 minutes on a fresh machine).
 TEST_TARGETS += campaign-docker

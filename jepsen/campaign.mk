@@ -25,22 +25,28 @@ campaign: campaign-deps ## one campaign (CAMPAIGN_SYSTEM/WORKLOAD/NEMESIS/NODES/
 	$(LEIN) run test --system $(CAMPAIGN_SYSTEM) --workload $(CAMPAIGN_WORKLOAD) --nemesis $(CAMPAIGN_NEMESIS) \
 	  --nodes $(CAMPAIGN_NODES) --time-limit $(CAMPAIGN_TIME) $(CAMPAIGN_ARGS)
 
-campaign-ci: campaign-deps ## the short CI campaign: 3 nodes in namespaces, kill and partition, about a minute
-	$(LEIN) run test --system zookeeper --workload register --nemesis kill,partition --nodes 3 \
-	  --time-limit 30 --rate 40 --concurrency 5 --nemesis-interval 5
+# The short campaign CI runs, on both systems in one JVM (`test-all` prints a row per system with
+# its verdict): register under kill then partition, 3 nodes in namespaces, 20 s each. --strict: an
+# invalid or unknown verdict of either system fails the target (exit 1), an error exits 2.
+CAMPAIGN_CI_ARGS := --systems zookeeper,zabkit --workloads register --nemeses kill,partition --nodes 3 \
+  --time-limit 20 --nemesis-interval 4 --rate 40 --concurrency 5 --strict
 
-# Passed 5 of 5 runs on the development machine (67-112 s each, lein start-up included).
+campaign-ci: campaign-deps ## the short CI campaign on both systems: 3 nodes in namespaces, kill and partition, 20 s each
+	$(LEIN) run test-all $(CAMPAIGN_CI_ARGS)
+
 TEST_TARGETS += campaign-ci
 
 campaign-all: campaign-deps ## the matrix: every system x workload x nemesis set (long; CAMPAIGN_ARGS e.g. --time-limit 30)
 	$(LEIN) run test-all $(CAMPAIGN_ARGS)
 
-campaign-demo: campaign-deps ## a newcomer's campaign: register under kill+partition on both systems, curated table and plots
-	-$(LEIN) run test --system zookeeper --workload register --nemesis kill,partition --time-limit 30
-	-$(LEIN) run test --system zabkit --workload register --nemesis kill,partition --time-limit 30
-	$(LEIN) run curate
+campaign-demo: campaign-deps ## a newcomer's campaign: register under kill+partition on both systems, verdicts, table and plots
+	@rc=0; $(LEIN) run test-all --systems zookeeper,zabkit --workloads register --nemeses kill,partition \
+	  --nodes 3 --time-limit 30 || rc=$$?; \
+	$(LEIN) run curate && \
+	echo "campaign-demo: verdicts above; table results/campaigns/TABLE.md, plots results/campaigns/plots/, full runs jepsen/store/latest" && \
+	exit $$rc
 
-campaign-curate: campaign-deps ## rebuild results/campaigns/ from the latest run of each test in jepsen/store
+campaign-curate: campaign-deps ## rebuild results/campaigns/ from rows.edn and the latest run of each test in jepsen/store (newer run wins)
 	$(LEIN) run curate
 
 campaign-clean: ## remove namespaces and processes left by campaigns that were killed

@@ -51,6 +51,7 @@
    [nil "--ssh-hosts LIST" "ssh backend: comma-separated host names (3 or 5)" :default nil]
    [nil "--ssh-user U" "ssh backend: user (root: the nemesis needs iptables and kill)" :default "root"]
    [nil "--store DIR" "store root" :default "store"]
+   [nil "--strict" "an unknown verdict fails too (exit 1), as CI wants: a check that could not decide is not a pass"]
    [nil "--systems LIST" "test-all: systems" :default "zookeeper,zabkit"]
    [nil "--workloads LIST" "test-all: workloads" :default (str/join "," workload-names)]
    [nil "--nemeses LIST" "test-all: nemesis sets, separated by ';'" :default "none;kill;pause;partition;kill,partition;loss"]
@@ -112,7 +113,7 @@
   "Creates the nodes, runs the campaign in the controller, removes the nodes. Returns
   {:exit code :store dir :results map-or-nil}."
   [opts]
-  (db/check-system! (:system opts))
+  (db/prepare-system! (:system opts))
   (let [opts (assoc opts :run-id (run-id))
         tname ((requiring-resolve 'zabkit.campaign.core/test-name) opts)
         store (io/file (:store opts) tname (timestamp))
@@ -165,6 +166,13 @@
         (false? (:valid? results)) 1
         :else 0))
 
+(defn- strict-exit
+  "With --strict, a run that finished with an :unknown verdict exits 1 like an invalid one."
+  [opts r]
+  (if (and (:strict opts) (zero? (:exit r)) (= :unknown (get-in r [:results :valid?])))
+    (do (println "[campaign] --strict: the verdict is unknown; failing the run") (assoc r :exit 1))
+    r))
+
 (defn inside!
   "The campaign proper, in the controller's environment."
   [opts-file]
@@ -199,17 +207,19 @@
       (let [o (assoc opts :system sys :workload wl :nemesis nem)
             r (if (unavailable sys)
                 {:exit 2 :error "not run (see above)"}
-                (try (run-campaign! o)
+                (try (strict-exit o (run-campaign! o))
                      (catch Exception e
                        (println "[campaign]" (.getMessage e))
                        {:exit 2 :error (.getMessage e)})))]
         (swap! rows conj (assoc r :system sys :workload wl :nemesis nem))))
     (println "\n== test-all ==")
-    (println (format "%-10s %-11s %-16s %-8s %s" "system" "workload" "nemesis" "verdict" "store"))
+    (println (format "%-10s %-11s %-16s %-8s %-12s %s" "system" "workload" "nemesis" "verdict" "ops (ok)" "store"))
     (doseq [r @rows]
-      (println (format "%-10s %-11s %-16s %-8s %s" (name (:system r)) (name (:workload r)) (:nemesis r)
+      (println (format "%-10s %-11s %-16s %-8s %-12s %s" (name (:system r)) (name (:workload r)) (:nemesis r)
                        (case (:exit r) 0 (if (= :unknown (get-in r [:results :valid?])) "unknown" "valid")
-                             1 "INVALID" (if (unavailable (:system r)) "skipped" "error"))
+                             1 (if (= :unknown (get-in r [:results :valid?])) "unknown" "INVALID")
+                             (if (unavailable (:system r)) "skipped" "error"))
+                       (if-let [st (get-in r [:results :stats])] (str (:count st) " (" (:ok-count st) ")") "-")
                        (or (:store r) (:error r)))))
     (if (some #(= 1 (:exit %)) @rows) 1 (if (every? #(zero? (:exit %)) @rows) 0 2))))
 
@@ -242,7 +252,7 @@
                                     (println (str/join "\n" errors))
                                     (println (usage summary)))
                                   2)
-                 (= cmd "test") (:exit (run-campaign! options))
+                 (= cmd "test") (:exit (strict-exit options (run-campaign! options)))
                  (= cmd "test-all") (test-all! options)
                  (= cmd "clean") (clean!)
                  (= cmd "curate") (do ((requiring-resolve 'zabkit.campaign.curate/curate!)

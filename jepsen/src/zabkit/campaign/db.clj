@@ -26,9 +26,23 @@
               (when-not (.canExecute f)
                 (throw (ex-info (str "--system zabkit: " f " does not exist or is not executable. "
                                      "The reference ensemble is started as `bin/zabkit-server zoo.cfg`; "
-                                     "build it first (make build), or run --system zookeeper.")
+                                     "check out the whole repository, or run --system zookeeper.")
                                 {:type :usage}))))
     (throw (ex-info (str "unknown --system " system) {:type :usage}))))
+
+(defn prepare-system!
+  "Runs on the launcher's side, before any node exists: builds the zabkit server if its sources
+  changed (`bin/zabkit-server --build`), because the servers start where Maven cannot run (in the
+  run's namespaces or containers) and with ZABKIT_SKIP_BUILD=1, so that three servers starting at
+  once never race a build or wait out the election timeout behind one."
+  [system]
+  (check-system! system)
+  (when (= system :zabkit)
+    (let [r (u/sh! [(.getPath (zabkit-server-bin)) "--build"] :check? false :timeout-ms 900000)]
+      (when-not (zero? (:exit r))
+        (throw (ex-info (str "--system zabkit: `bin/zabkit-server --build` failed (exit " (:exit r) "):\n"
+                             (str/trim (str (:out r) (:err r))))
+                        {:type :setup}))))))
 
 (defn zookeeper-classpath
   "Apache ZooKeeper's server classpath: the ZooKeeper, jute, netty, metrics, snappy and logging
@@ -84,7 +98,9 @@
                   "-Dzookeeper.admin.enableServer=false"
                   "-cp" (or (:server-classpath test) (zookeeper-classpath))
                   "org.apache.zookeeper.server.quorum.QuorumPeerMain" cfg]
-      :zabkit [(.getPath (zabkit-server-bin)) cfg])))
+      ;; built by prepare-system! on the launcher's side; -ea stays on (bin/zabkit-server's default)
+      :zabkit ["env" "ZABKIT_SKIP_BUILD=1" "ZABKIT_ASSERTIONS=1" "JAVA_OPTS=-Xmx256m -XX:+UseSerialGC"
+               (.getPath (zabkit-server-bin)) cfg])))
 
 (defn start-node!
   "Starts node's server unless it is running; returns its pid."
