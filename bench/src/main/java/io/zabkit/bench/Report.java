@@ -162,7 +162,8 @@ final class Report {
                 "```",
                 "",
                 "bench.tsv holds every figure (one per line); bench.png plots them; bench-output.txt is the run's",
-                "output, progress included.",
+                "output, progress included. What limits each system, with the profiles behind it, is in",
+                "[ANALYSIS.md](ANALYSIS.md), written by hand for one run: check its date against this run's.",
                 "",
                 "![throughput, latency and leader-crash windows](bench.png)",
                 "");
