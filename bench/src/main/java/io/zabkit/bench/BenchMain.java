@@ -91,10 +91,12 @@ public final class BenchMain {
             }
             List<String> keys = createKeys(clients.get(0));
             for (int reads : options.readPercents()) {
-                PointResult p = LoadPoint.run(e.system(), clients, keys, options.load(), reads, this::progress);
+                PointResult p = LoadPoint.run(e.system(), clients, keys, options.load(), reads, e::serversCpu,
+                        this::progress);
                 points.add(p);
-                progress(String.format("%s reads=%d%%: %,.0f ops/s, p50 %.2f ms, p99 %.2f ms, %d errors",
-                        e.system().label(), reads, p.opsPerSecond(), p.p50Ms(), p.p99Ms(), p.errors()));
+                progress(String.format("%s reads=%d%%: %,.0f ops/s, p50 %.2f ms, p99 %.2f ms, %d errors, "
+                        + "servers' CPU %.1f us/op", e.system().label(), reads, p.opsPerSecond(), p.p50Ms(), p.p99Ms(),
+                        p.errors(), p.serverCpuUsPerOp()));
             }
         } finally {
             clients.forEach(Clients::closeQuietly);
@@ -103,7 +105,7 @@ public final class BenchMain {
 
     /** The keys the workload reads and writes, created with up to the workload's window in flight. */
     private List<String> createKeys(ZooKeeper zk) throws KeeperException, InterruptedException {
-        byte[] value = new byte[options.load().valueBytes()];
+        byte[] value = LoadPoint.value(options.load().valueBytes());
         zk.create(KEYS, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
         List<String> keys = new ArrayList<>();
         Semaphore window = new Semaphore(options.load().outstanding());

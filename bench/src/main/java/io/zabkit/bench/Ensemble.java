@@ -206,6 +206,22 @@ public final class Ensemble implements AutoCloseable {
 
     public Path logFile(int id) { return server(id).log(); }
 
+    /**
+     * CPU time (user + system) the running servers have used since they started, summed: with the ops
+     * of a point, the servers' cost per operation, which the other jobs on a shared machine disturb far
+     * less than throughput. bin/zabkit-server execs java, so each PID is the server JVM for both systems.
+     */
+    public Duration serversCpu() {
+        Duration sum = Duration.ZERO;
+        for (Server s : servers) {
+            if (s.running()) {
+                sum = sum.plus(s.process.info().totalCpuDuration().orElseThrow(() -> new IllegalStateException(
+                        "the OS does not report the CPU time of server " + s.id + " (pid " + s.process.pid() + ")")));
+            }
+        }
+        return sum;
+    }
+
     /** The srvr reply of server id, or empty if it does not answer. */
     public Optional<String> srvr(int id) {
         return FourLetterWord.send(clientAddress(id), "srvr");

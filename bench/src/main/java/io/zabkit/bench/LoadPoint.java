@@ -9,6 +9,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.time.Duration;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -22,6 +25,8 @@ final class LoadPoint {
     private static final long DRAIN_TIMEOUT_MS = 30_000;
     private static final long PROGRESS_EVERY_MS = 2_000;
     private static final long WINDOW_POLL_MS = 50;
+    /** Not a ZooKeeper code: a read that succeeded with other bytes than the workload writes; an error. */
+    private static final int WRONG_VALUE = Integer.MIN_VALUE;
 
     private final List<ZooKeeper> clients;
     private final List<String> keys;
@@ -41,20 +46,28 @@ final class LoadPoint {
         this.keys = keys;
         this.settings = settings;
         this.readPercent = readPercent;
-        this.value = new byte[settings.valueBytes()];
-        Arrays.fill(value, (byte) 'v');
+        this.value = value(settings.valueBytes());
         this.latenciesNs = new long[settings.measuredOpsMax()];
     }
 
+    /** The bytes every key is created with and set to, so that every read can be checked against them. */
+    static byte[] value(int bytes) {
+        byte[] v = new byte[bytes];
+        Arrays.fill(v, (byte) 'v');
+        return v;
+    }
+
+    /** serverCpu: the servers' CPU time so far, sampled when the measuring window opens and when it closes. */
     static PointResult run(SystemUnderTest system, List<ZooKeeper> clients, List<String> keys, LoadSettings settings,
-            int readPercent, Consumer<String> progress) throws InterruptedException {
+            int readPercent, Supplier<Duration> serverCpu, Consumer<String> progress) throws InterruptedException {
         if (readPercent < 0 || readPercent > 100) {
             throw new IllegalArgumentException("read percentage must be 0..100, got " + readPercent);
         }
-        return new LoadPoint(clients, keys, settings, readPercent).run(system, progress);
+        return new LoadPoint(clients, keys, settings, readPercent).run(system, serverCpu, progress);
     }
 
-    private PointResult run(SystemUnderTest system, Consumer<String> progress) throws InterruptedException {
+    private PointResult run(SystemUnderTest system, Supplier<Duration> serverCpu, Consumer<String> progress)
+            throws InterruptedException {
         long start = System.nanoTime();
         measureStartNs = start + settings.warmup().toNanos();
         measureEndNs = measureStartNs + settings.measure().toNanos();
@@ -69,6 +82,10 @@ final class LoadPoint {
             t.start();
         }
         String label = system.label() + " reads=" + readPercent + "%";
+        awaitNs(() -> measureStartNs, label, progress);
+        Duration cpuAtStart = serverCpu.get();
+        awaitNs(() -> Math.min(measureEndNs, boundReachedNs.get()), label, progress);
+        double serverCpuMs = serverCpu.get().minus(cpuAtStart).toNanos() / 1e6;
         for (Thread t : drivers) {
             while (t.isAlive()) {
                 t.join(PROGRESS_EVERY_MS);
@@ -78,7 +95,19 @@ final class LoadPoint {
         if (!stuck.isEmpty()) {
             progress.accept(label + ": " + String.join("; ", stuck));
         }
-        return result(system);
+        return result(system, serverCpuMs);
+    }
+
+    /** Sleeps until the (possibly moving) deadline, reporting progress every PROGRESS_EVERY_MS. */
+    private void awaitNs(LongSupplier deadlineNs, String label, Consumer<String> progress) throws InterruptedException {
+        long nextReportNs = System.nanoTime() + PROGRESS_EVERY_MS * 1_000_000;
+        for (long now = System.nanoTime(); now < deadlineNs.getAsLong(); now = System.nanoTime()) {
+            Thread.sleep(Math.max(1, Math.min(WINDOW_POLL_MS, (deadlineNs.getAsLong() - now) / 1_000_000)));
+            if (System.nanoTime() >= nextReportNs) {
+                reportProgress(label, progress);
+                nextReportNs += PROGRESS_EVERY_MS * 1_000_000;
+            }
+        }
     }
 
     private void reportProgress(String label, Consumer<String> progress) {
@@ -103,7 +132,9 @@ final class LoadPoint {
                 String key = keys.get(random.nextInt(keys.size()));
                 long issuedNs = System.nanoTime();
                 if (random.nextInt(100) < readPercent) {
-                    zk.getData(key, false, (rc, path, ctx, data, stat) -> completed(rc, issuedNs, window), null);
+                    zk.getData(key, false, (rc, path, ctx, data, stat) -> completed(
+                            rc == KeeperException.Code.OK.intValue() && !holdsValue(data) ? WRONG_VALUE : rc,
+                            issuedNs, window), null);
                 } else {
                     zk.setData(key, value, -1, (rc, path, ctx, stat) -> completed(rc, issuedNs, window), null);
                 }
@@ -118,6 +149,11 @@ final class LoadPoint {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Every key holds the workload's value (created with it, only ever set to it), so a read must return it. */
+    private boolean holdsValue(byte[] data) {
+        return Arrays.equals(data, value);
     }
 
     /** Runs on the client's event thread. */
@@ -138,13 +174,13 @@ final class LoadPoint {
         window.release();
     }
 
-    private PointResult result(SystemUnderTest system) {
+    private PointResult result(SystemUnderTest system, double serverCpuMs) {
         int n = Math.min(measured.get(), latenciesNs.length);
         long[] sorted = Arrays.copyOf(latenciesNs, n);
         Arrays.sort(sorted);
         double seconds = (Math.min(measureEndNs, boundReachedNs.get()) - measureStartNs) / 1e9;
         return new PointResult(system, readPercent, n, errors.get(), seconds, percentileMs(sorted, 50),
-                percentileMs(sorted, 99));
+                percentileMs(sorted, 99), serverCpuMs);
     }
 
     /** Nearest-rank percentile; NaN when nothing completed. */

@@ -1,10 +1,18 @@
 package io.zabkit.bench;
 
-/** One throughput point: successful operations completed in the measuring window, their latency, and the errors. */
+/**
+ * One throughput point: successful operations completed in the measuring window, their latency, the
+ * errors, and the CPU time all servers used in that window.
+ */
 record PointResult(SystemUnderTest system, int readPercent, long ops, long errors, double seconds, double p50Ms,
-        double p99Ms) {
+        double p99Ms, double serverCpuMs) {
 
     double opsPerSecond() {
         return seconds > 0 ? ops / seconds : 0;
+    }
+
+    /** Server CPU microseconds per successful operation (all servers together); NaN without operations. */
+    double serverCpuUsPerOp() {
+        return ops > 0 ? serverCpuMs * 1000 / ops : Double.NaN;
     }
 }

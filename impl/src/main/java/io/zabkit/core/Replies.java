@@ -30,17 +30,17 @@ final class Replies {
     static final int SET_WATCHES_XID = -8;
 
     static byte[] reply(int xid, long zxid, int err, Record body) {
-        return Jute.frame(Jute.encode(new ReplyHeader(xid, zxid, err), err == Err.OK ? body : null));
+        return Jute.encodeFrame(new ReplyHeader(xid, zxid, err), err == Err.OK ? body : null);
     }
 
     /** A watch notification; its header carries the zxid of the change that fired it. */
     static byte[] notification(int type, String path, long zxid) {
-        return Jute.frame(Jute.encode(new ReplyHeader(NOTIFICATION_XID, zxid, Err.OK),
-                new WatcherEvent(type, WatchKind.SYNC_CONNECTED, path)));
+        return Jute.encodeFrame(new ReplyHeader(NOTIFICATION_XID, zxid, Err.OK),
+                new WatcherEvent(type, WatchKind.SYNC_CONNECTED, path));
     }
 
     static byte[] connectResponse(int timeoutMs, long sessionId, byte[] password) {
-        return Jute.frame(Jute.encode(new ConnectResponse(0, timeoutMs, sessionId, password, false)));
+        return Jute.encodeFrame(new ConnectResponse(0, timeoutMs, sessionId, password, false));
     }
 
     /** What ZooKeeper answers a client whose session is gone or whose password is wrong: timeout 0. */
