@@ -91,6 +91,8 @@ public final class Zab {
     private final Map<Long, Learner> learners = new TreeMap<>();
     /** The epoch this leader proposed in LEADERINFO (0 until a quorum of FOLLOWERINFO). */
     private long leaderEpoch;
+    /** FOLLOWERINFOs that arrived while this server was still looking, by sender. */
+    private final Map<Long, FollowerInfo> earlyFollowerInfo = new TreeMap<>();
     private long infoMaxEpoch;
     /** The last zxid of the leader's initial history (what NEWLEADER establishes). */
     private long initialHistoryZxid;
@@ -175,6 +177,12 @@ public final class Zab {
             receiveNotification(from, n);
             return;
         }
+        if (state == ServerState.LOOKING && m instanceof FollowerInfo fi) {
+            // A follower settled on us while we still wait out the finalize wait: keep its FOLLOWERINFO
+            // for when we lead, rather than let it wait for a re-send.
+            earlyFollowerInfo.put(from, fi);
+            return;
+        }
         if (state == ServerState.LEADING) {
             Learner l = learners.get(from);
             if (l != null) {
@@ -229,6 +237,7 @@ public final class Zab {
 
     /** The link to a server broke: whatever was in flight on it may be lost. */
     public void peerDisconnected(long peer) {
+        earlyFollowerInfo.remove(peer);
         if (state == ServerState.LEADING) {
             Learner l = learners.remove(peer);
             if (l != null) {
@@ -403,6 +412,7 @@ public final class Zab {
     // ================================================================== election
 
     private void lookForLeader(String why) {
+        earlyFollowerInfo.clear(); // links were reset: a follower that still wants us says so again
         boolean wasServing = zabState == ZabState.BROADCAST;
         if (state == ServerState.LEADING) {
             for (long id : learners.keySet()) {
@@ -456,10 +466,16 @@ public final class Zab {
             state = ServerState.LEADING;
             zabState = ZabState.DISCOVERY;
             nextPingMs = nowMs;
-            leaderMaybeProposeEpoch(); // a quorum of one is possible only standalone, but check uniformly
+            Map<Long, FollowerInfo> early = new TreeMap<>(earlyFollowerInfo);
+            earlyFollowerInfo.clear();
+            for (Map.Entry<Long, FollowerInfo> e : early.entrySet()) {
+                leaderProcessFollowerInfo(e.getKey(), e.getValue());
+            }
+            leaderMaybeProposeEpoch();
         } else {
             LOG.log(System.Logger.Level.INFO, "server {0}: FOLLOWING {1} (round {2})", self, decidedLeader,
                     election.logicalClock());
+            earlyFollowerInfo.clear();
             state = ServerState.FOLLOWING;
             zabState = ZabState.DISCOVERY;
             leader = decidedLeader;

@@ -164,4 +164,19 @@ class ZabTest {
         assertNotNull(last);
         assertEquals(new Message.Commit(t.zxid()), last);
     }
+
+    @Test
+    void aFollowerInfoThatArrivesDuringTheFinalizeWaitIsAnsweredOnceLeading() {
+        Recorder r = new Recorder();
+        ZabConfig slowFinalize = new ZabConfig(List.of(1L, 2L, 3L), 10, 5, 200, Variant.Zab, 1.0, 1);
+        Zab z = new Zab(3, slowFinalize, 100, r, r, 0, 0, List.of());
+        z.tick(1_000);
+        z.receive(1, new Message.Notification(1, ServerState.LOOKING, 3, 0, 0));
+        assertEquals(ServerState.LOOKING, z.state(), "still in the finalize wait");
+        z.receive(1, new Message.FollowerInfo(0, 0)); // 1 settled at once and says so
+        assertFalse(r.log.contains("send 1 LeaderInfo"));
+        z.tick(1_250);
+        assertEquals(ServerState.LEADING, z.state());
+        assertTrue(r.log.contains("send 1 LeaderInfo"), "the early FOLLOWERINFO must not wait for a re-send: " + r.log);
+    }
 }
