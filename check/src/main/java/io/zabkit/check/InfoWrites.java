@@ -13,6 +13,9 @@ import java.util.Objects;
  * ever needed is assumed not to have happened, which is always a valid choice for a write nobody observed.
  */
 final class InfoWrites {
+  /** An observation of a child change under its path (from a parent Stat's pzxid): an :info create or delete fits it. */
+  static final String CHILD_CHANGE = "node-children-changed";
+
   private final Map<String, List<Call>> byPath = new HashMap<>();
   private final Map<String, List<Call>> createsByParent = new HashMap<>();
   private final Map<String, List<Call>> byParent = new HashMap<>();
@@ -76,7 +79,7 @@ final class InfoWrites {
       long z = e.getKey();
       if (knownZxid.test(z)) continue;
       Observation o = e.getValue();
-      boolean children = "node-children-changed".equals(o.event);
+      boolean children = CHILD_CHANGE.equals(o.event);
       List<Call> candidates = children ? byParent.get(o.path) : byPath.get(o.path);
       if (candidates == null) continue;
       for (Call c : candidates) {

@@ -62,8 +62,26 @@ public final class RegressionCorpus {
         new Case("info-delete-explains-failed-multi",
             "an :info delete of /e0 took effect, so a multi's create of /e0 succeeded before its next sub-op failed"
                 + " (simulator ensemble, seed 5: a delete failing with not-empty)",
-            MULTI_AFTER_INFO_DELETE));
+            MULTI_AFTER_INFO_DELETE),
+        new Case("info-child-create-placed-by-parent-pzxid",
+            "a parent's Stat (pzxid, cversion, num-children) shows that an :info create of a child took effect: it"
+                + " explains the parent's not-empty delete and its one child (simulator ensemble, seed 50)",
+            CHILD_PLACED_BY_PZXID));
   }
+
+  /** The last case's history; ZkCheckerTest checks that a Stat showing more children than writes is still rejected. */
+  static final String CHILD_PLACED_BY_PZXID = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :create :path "/k/c0" :value {:data "c" :mode :persistent} :time 2}
+      {:type :info :process 0 :session 1 :f :create :path "/k/c0" :value {:data "c" :mode :persistent} :time 3 :error :connection-loss}
+      {:type :invoke :process 1 :session 2 :f :delete :path "/k" :version -1 :time 4}
+      {:type :fail :process 1 :session 2 :f :delete :path "/k" :version -1 :time 5 :zxid 3 :error :not-empty}
+      {:type :invoke :process 1 :session 2 :f :set-data :path "/k" :value "b" :version 0 :time 6}
+      {:type :ok :process 1 :session 2 :f :set-data :path "/k" :value "b" :version 0 :time 7 :zxid 4 :stat {:czxid 1 :mzxid 4 :pzxid 2 :version 1 :cversion 1 :num-children 1}}
+      {:type :invoke :process 2 :session 3 :f :get-data :path "/k" :time 8}
+      {:type :ok :process 2 :session 3 :f :get-data :path "/k" :value "b" :time 9 :zxid 4 :stat {:czxid 1 :mzxid 4 :pzxid 2 :version 1 :cversion 1 :num-children 1}}
+      """;
 
   /** The last case's history; without its :info delete the multi's result is a violation (ZkCheckerTest). */
   static final String MULTI_AFTER_INFO_DELETE = """

@@ -105,6 +105,12 @@ public final class ZkChecker {
     boolean createdOnly = !hasData && c.stat.mzxid() != null && c.stat.mzxid().equals(c.stat.czxid());
     if (c.stat.mzxid() != null && !createdOnly) observed.putIfAbsent(c.stat.mzxid(), new InfoWrites.Observation(c.path, data, false, c.completeTime, null));
     if (c.stat.czxid() != null) observed.putIfAbsent(c.stat.czxid(), new InfoWrites.Observation(c.path, null, true, c.completeTime, null));
+    // ZooKeeper moves a node's pzxid to the zxid of each child create and child delete: a pzxid no known write has
+    // is a child change there, which only an :info create or delete under the node can explain
+    Long pzxid = c.stat.pzxid();
+    if (pzxid != null && !pzxid.equals(c.stat.czxid())) {
+      observed.putIfAbsent(pzxid, new InfoWrites.Observation(c.path, null, false, c.completeTime, InfoWrites.CHILD_CHANGE));
+    }
   }
 
   private static boolean binaryHas(List<Call> sorted, long z) {

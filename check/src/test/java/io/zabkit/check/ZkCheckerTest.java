@@ -122,6 +122,22 @@ class ZkCheckerTest {
   }
 
   @Test
+  void aParentPzxidPlacesOnlyAnInfoChildWriteThatExists() {
+    String history = RegressionCorpus.CHILD_PLACED_BY_PZXID;
+    assertTrue(check(history).valid(), check(history).table());
+    // no :info write under /k: nothing explains its child, its pzxid or the not-empty delete
+    String withoutCreate = history.lines().filter(l -> !l.contains("/k/c0")).collect(java.util.stream.Collectors.joining("\n"));
+    Result none = check(withoutCreate);
+    assertEquals(List.of(Property.LinearizableWrites), none.failed(), none.table());
+    // one :info create cannot make two children
+    String twoChildren = history.replace(":time 9 :zxid 4 :stat {:czxid 1 :mzxid 4 :pzxid 2 :version 1 :cversion 1 :num-children 1}",
+        ":time 9 :zxid 4 :stat {:czxid 1 :mzxid 4 :pzxid 2 :version 1 :cversion 2 :num-children 2}");
+    assertFalse(twoChildren.equals(history));
+    Result two = check(twoChildren);
+    assertEquals(List.of(Property.LinearizableWrites), two.failed(), two.table());
+  }
+
+  @Test
   void jepsenRegisterAliasesAreUnderstood() {
     String ok = CREATE_R + """
         {:type :invoke :process 0 :session 1 :f :write :path "/r" :value 3 :time 2}
