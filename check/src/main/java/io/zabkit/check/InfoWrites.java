@@ -171,9 +171,31 @@ final class InfoWrites {
     if (out.size() < n) return null;
     for (Call c : out) {
       c.numberTaken = true;
+      c.numberBefore = before;
       if (c.sequential()) c.infoConsumed = true;
     }
     return out;
+  }
+
+  /**
+   * A plain :info create placed by inference (an outcome needs its node) that took no number of a sequence gap.
+   * Which candidates filled a gap was a guess in invocation order ({@link #consumeChildCreates}): if this one could
+   * have filled it (invoked before the create that showed the gap completed), it takes the number of a plain
+   * candidate guessed there whose node nothing ever needed, which is set free. Otherwise its creation would be
+   * counted a second time in the parent's cversion. True when it took a number.
+   */
+  boolean takeGuessedNumber(Call w) {
+    if (w.numberTaken || w.sequential() || w.outcome != Op.Type.INFO || w.resolvedZxid >= 0) return false;
+    List<Call> list = createsByParent.get(ModelTree.parent(w.path));
+    if (list == null) return false;
+    for (Call c : list) {
+      if (c != w && c.numberTaken && !c.sequential() && !c.infoConsumed && c.resolvedZxid < 0 && w.invokeTime < c.numberBefore) {
+        c.numberTaken = false;
+        w.numberTaken = true;
+        return true;
+      }
+    }
+    return false;
   }
 
   /** An ephemeral whose owner's session ended at an unknown zxid: end it now, if that explains things. */

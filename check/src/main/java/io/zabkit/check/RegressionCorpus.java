@@ -66,8 +66,27 @@ public final class RegressionCorpus {
         new Case("info-child-create-placed-by-parent-pzxid",
             "a parent's Stat (pzxid, cversion, num-children) shows that an :info create of a child took effect: it"
                 + " explains the parent's not-empty delete and its one child (simulator ensemble, seed 50)",
-            CHILD_PLACED_BY_PZXID));
+            CHILD_PLACED_BY_PZXID),
+        new Case("needed-info-create-takes-a-guessed-gap-number",
+            "two :info plain creates could have taken the missing number; the guess took the first (/k3), but a"
+                + " delete then needs the second (/e0): it took the number, so the next name is /s-0000000002"
+                + " (simulator ensemble, seed 72: /e0 was counted again and /es-0000000013 reported)",
+            GUESSED_GAP_NUMBER));
   }
+
+  /** The last case's history; ZkCheckerTest moves the /e0 create after the gap, where it cannot fill it. */
+  static final String GUESSED_GAP_NUMBER = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k3" :value {:data "k" :mode :persistent} :time 0}
+      {:type :info :process 0 :session 1 :f :create :path "/k3" :value {:data "k" :mode :persistent} :time 1 :error :connection-loss}
+      {:type :invoke :process 1 :session 1 :f :create :path "/e0" :value {:data "e" :mode :ephemeral} :time 2}
+      {:type :info :process 1 :session 1 :f :create :path "/e0" :value {:data "e" :mode :ephemeral} :time 3 :error :connection-loss}
+      {:type :invoke :process 2 :session 2 :f :create :path "/s-" :value {:data "s" :mode :persistent-sequential} :time 4}
+      {:type :ok :process 2 :session 2 :f :create :path "/s-" :value {:data "s" :mode :persistent-sequential :created-path "/s-0000000001"} :time 5 :zxid 2}
+      {:type :invoke :process 2 :session 2 :f :delete :path "/e0" :version -1 :time 10}
+      {:type :ok :process 2 :session 2 :f :delete :path "/e0" :version -1 :time 11 :zxid 3}
+      {:type :invoke :process 2 :session 2 :f :create :path "/s-" :value {:data "t" :mode :persistent-sequential} :time 12}
+      {:type :ok :process 2 :session 2 :f :create :path "/s-" :value {:data "t" :mode :persistent-sequential :created-path "/s-0000000002"} :time 13 :zxid 4}
+      """;
 
   /** The last case's history; ZkCheckerTest checks that a Stat showing more children than writes is still rejected. */
   static final String CHILD_PLACED_BY_PZXID = """

@@ -138,6 +138,18 @@ class ZkCheckerTest {
   }
 
   @Test
+  void aNeededInfoCreateTakesAGuessedGapNumberOnlyIfItCouldHaveFilledTheGap() {
+    String history = RegressionCorpus.GUESSED_GAP_NUMBER;
+    assertTrue(check(history).valid(), check(history).table());
+    // the /e0 create invoked after /s-0000000001 completed cannot have taken number 0: it took number 2
+    String late = history.replace(":time 2}", ":time 6}").replace(":time 3 :error", ":time 7 :error");
+    assertFalse(late.equals(history));
+    Result r = check(late);
+    assertEquals(List.of(Property.LinearizableWrites), r.failed(), r.table());
+    assertTrue(check(late.replace("/s-0000000002", "/s-0000000003")).valid());
+  }
+
+  @Test
   void jepsenRegisterAliasesAreUnderstood() {
     String ok = CREATE_R + """
         {:type :invoke :process 0 :session 1 :f :write :path "/r" :value 3 :time 2}
