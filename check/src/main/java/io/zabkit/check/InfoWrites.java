@@ -254,9 +254,11 @@ final class InfoWrites {
   /**
    * A write the client saw fail with no-node where the model still has the node: an ended session, a
    * guessed :info create, or an :info delete explains it; otherwise the version must explain the outcome.
+   * ZooKeeper looks the node up before it compares versions or counts children, so no-node also wins over a
+   * bad-version or not-empty the model would give.
    */
   private boolean explainsMissingNodeOrVersion(ModelTree tree, Call w, long z, ModelTree.Snap node, String modelError) {
-    if ("no-node".equals(w.error) && modelError == null) {
+    if ("no-node".equals(w.error) && node.exists && !"no-node".equals(modelError)) {
       if (endUnknownSession(tree, node, z, w)) return true;
       if (tree.inferred(w.path)) { // a node only inferred from an :info create: its name or life was a guess
         tree.remove(w.path, z, node.cause, false);
@@ -287,7 +289,8 @@ final class InfoWrites {
   /** A conditional write whose outcome needs the node's version to have moved by :info set-datas. */
   private boolean explainsVersion(ModelTree tree, Call w, long z, ModelTree.Snap node, String modelError) {
     if (!node.exists) return false;
-    if ("bad-version".equals(w.error) && modelError == null && w.expectedVersion != -1) {
+    // the version is compared before the children are counted: bad-version also wins over the model's not-empty
+    if ("bad-version".equals(w.error) && (modelError == null || "not-empty".equals(modelError)) && w.expectedVersion != -1) {
       Call sd = consumeWrites(w.path, 1, w.completeTime, node.version);
       if (sd == null) return false;
       tree.setData(sd, z, node, sd.data, node.version + 1);

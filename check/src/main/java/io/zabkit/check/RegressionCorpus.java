@@ -71,8 +71,44 @@ public final class RegressionCorpus {
             "two :info plain creates could have taken the missing number; the guess took the first (/k3), but a"
                 + " delete then needs the second (/e0): it took the number, so the next name is /s-0000000002"
                 + " (simulator ensemble, seed 72: /e0 was counted again and /es-0000000013 reported)",
-            GUESSED_GAP_NUMBER));
+            GUESSED_GAP_NUMBER),
+        new Case("info-delete-explains-no-node-over-bad-version",
+            "an :info delete of /k took effect, so a set-data with a stale version fails with no-node (looked up"
+                + " before the version is compared), not bad-version (simulator ensemble, seed 109)",
+            NO_NODE_OVER_BAD_VERSION),
+        new Case("info-set-data-explains-bad-version-over-not-empty",
+            "an :info set-data of /k took effect, so a delete of /k (which has a child) at the old version fails"
+                + " with bad-version (compared before the children are counted), not not-empty (simulator ensemble,"
+                + " seed 135)",
+            BAD_VERSION_OVER_NOT_EMPTY));
   }
+
+  /** ZkCheckerTest: without the :info delete, the no-node is a violation. */
+  static final String NO_NODE_OVER_BAD_VERSION = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :set-data :path "/k" :value "b" :version 0 :time 2}
+      {:type :ok :process 0 :session 1 :f :set-data :path "/k" :value "b" :version 0 :time 3 :zxid 2 :stat {:czxid 1 :mzxid 2 :version 1}}
+      {:type :invoke :process 0 :session 1 :f :delete :path "/k" :version 1 :time 4}
+      {:type :info :process 0 :session 1 :f :delete :path "/k" :version 1 :time 5 :error :connection-loss}
+      {:type :invoke :process 1 :session 2 :f :set-data :path "/k" :value "c" :version 0 :time 6}
+      {:type :fail :process 1 :session 2 :f :set-data :path "/k" :value "c" :version 0 :time 7 :zxid 4 :error :no-node}
+      """;
+
+  /**
+   * ZkCheckerTest: without the :info set-data, the bad-version is a violation. The child is created by a multi, so
+   * that the register projection (which leaves a multi's paths out) has no orphaned child.
+   */
+  static final String BAD_VERSION_OVER_NOT_EMPTY = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :multi :value [{:f :create :path "/k/c" :data "c" :mode :persistent}] :time 2}
+      {:type :ok :process 0 :session 1 :f :multi :value [{:type :ok :created-path "/k/c"}] :time 3 :zxid 2}
+      {:type :invoke :process 0 :session 1 :f :set-data :path "/k" :value "b" :version 0 :time 4}
+      {:type :info :process 0 :session 1 :f :set-data :path "/k" :value "b" :version 0 :time 5 :error :connection-loss}
+      {:type :invoke :process 1 :session 2 :f :delete :path "/k" :version 0 :time 6}
+      {:type :fail :process 1 :session 2 :f :delete :path "/k" :version 0 :time 7 :zxid 4 :error :bad-version}
+      """;
 
   /** The last case's history; ZkCheckerTest moves the /e0 create after the gap, where it cannot fill it. */
   static final String GUESSED_GAP_NUMBER = """

@@ -150,6 +150,17 @@ class ZkCheckerTest {
   }
 
   @Test
+  void anInfoWriteExplainsAnErrorThatZooKeeperChecksBeforeTheOneTheModelGives() {
+    for (String history : List.of(RegressionCorpus.NO_NODE_OVER_BAD_VERSION, RegressionCorpus.BAD_VERSION_OVER_NOT_EMPTY)) {
+      assertTrue(check(history).valid(), check(history).table());
+      String withoutInfo = history.lines().filter(l -> !l.contains(":time 4}") && !l.contains(":time 5 :error")).collect(java.util.stream.Collectors.joining("\n"));
+      assertEquals(history.lines().count() - 2, withoutInfo.lines().count());
+      Result r = check(withoutInfo);
+      assertEquals(List.of(Property.LinearizableWrites), r.failed(), r.table());
+    }
+  }
+
+  @Test
   void jepsenRegisterAliasesAreUnderstood() {
     String ok = CREATE_R + """
         {:type :invoke :process 0 :session 1 :f :write :path "/r" :value 3 :time 2}
