@@ -220,6 +220,21 @@ final class InfoWrites {
         return true;
       }
     }
+    if ("no-children-for-ephemerals".equals(w.error) && "no-node".equals(modelError)) {
+      // the parent was there and ephemeral: an :info ephemeral create of it
+      String parentPath = ModelTree.parent(name);
+      List<Call> list = byPath.get(parentPath);
+      String grandparent = ModelTree.parent(parentPath);
+      if (list != null && tree.now(grandparent).exists) {
+        for (Call cr : list) {
+          if (usable(cr, w.completeTime, Call.Kind.CREATE) && cr.ephemeral()) {
+            cr.infoConsumed = true;
+            tree.create(cr, z, grandparent, tree.now(grandparent), parentPath);
+            return true;
+          }
+        }
+      }
+    }
     if ("node-exists".equals(w.error) && modelError == null) {
       Call cr = take(byPath.get(name), w.completeTime, Call.Kind.CREATE);
       if (cr != null) {
@@ -258,6 +273,18 @@ final class InfoWrites {
    * bad-version or not-empty the model would give.
    */
   private boolean explainsMissingNodeOrVersion(ModelTree tree, Call w, long z, ModelTree.Snap node, String modelError) {
+    if (w.error != null && !"no-node".equals(w.error) && "no-node".equals(modelError)) {
+      // the client's error (bad-version, not-empty) says the node was there: an :info create of it, and then its
+      // version and children must give that error as well
+      Call cr = take(byPath.get(w.path), w.completeTime, Call.Kind.CREATE);
+      String parentPath = ModelTree.parent(w.path);
+      if (cr == null || !tree.now(parentPath).exists) return false;
+      tree.create(cr, z, parentPath, tree.now(parentPath), w.path);
+      ModelTree.Snap created = tree.now(w.path);
+      String now = w.expectedVersion != -1 && w.expectedVersion != created.version ? "bad-version"
+          : w.kind == Call.Kind.DELETE && created.numChildren > 0 ? "not-empty" : null;
+      return w.error.equals(now) || explainsVersion(tree, w, z, created, now);
+    }
     if ("no-node".equals(w.error) && node.exists && !"no-node".equals(modelError)) {
       if (endUnknownSession(tree, node, z, w)) return true;
       if (tree.inferred(w.path)) { // a node only inferred from an :info create: its name or life was a guess

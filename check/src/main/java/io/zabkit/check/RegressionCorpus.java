@@ -80,8 +80,35 @@ public final class RegressionCorpus {
             "an :info set-data of /k took effect, so a delete of /k (which has a child) at the old version fails"
                 + " with bad-version (compared before the children are counted), not not-empty (simulator ensemble,"
                 + " seed 135)",
-            BAD_VERSION_OVER_NOT_EMPTY));
+            BAD_VERSION_OVER_NOT_EMPTY),
+        new Case("info-create-explains-bad-version",
+            "an :info create of /k took effect, so a set-data expecting another version fails with bad-version"
+                + " where the replay had no node (simulator ensemble, seeds 113 and 126)",
+            BAD_VERSION_NEEDS_INFO_CREATE),
+        new Case("info-ephemeral-create-explains-no-children-for-ephemerals",
+            "an :info ephemeral create of /e took effect, so a create under it fails with"
+                + " no-children-for-ephemerals where the replay had no parent (simulator ensemble, seeds 100 and 187)",
+            EPHEMERAL_PARENT_NEEDS_INFO_CREATE));
   }
+
+  /** ZkCheckerTest: without the :info create, the bad-version is a violation. */
+  static final String BAD_VERSION_NEEDS_INFO_CREATE = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :info :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 1 :error :connection-loss}
+      {:type :invoke :process 1 :session 2 :f :set-data :path "/k" :value "b" :version 3 :time 2}
+      {:type :fail :process 1 :session 2 :f :set-data :path "/k" :value "b" :version 3 :time 3 :zxid 2 :error :bad-version}
+      """;
+
+  /**
+   * ZkCheckerTest: without the :info create, or with a persistent one, the error is a violation. The child is
+   * ephemeral as in seed 187, which also keeps it out of the register projection with its parent.
+   */
+  static final String EPHEMERAL_PARENT_NEEDS_INFO_CREATE = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral} :time 0}
+      {:type :info :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral} :time 1 :error :connection-loss}
+      {:type :invoke :process 1 :session 2 :f :create :path "/e/c" :value {:data "c" :mode :ephemeral} :time 2}
+      {:type :fail :process 1 :session 2 :f :create :path "/e/c" :value {:data "c" :mode :ephemeral} :time 3 :zxid 2 :error :no-children-for-ephemerals}
+      """;
 
   /** ZkCheckerTest: without the :info delete, the no-node is a violation. */
   static final String NO_NODE_OVER_BAD_VERSION = """

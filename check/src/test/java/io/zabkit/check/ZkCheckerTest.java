@@ -161,6 +161,22 @@ class ZkCheckerTest {
   }
 
   @Test
+  void anInfoCreateExplainsAnErrorThatNeedsTheNode() {
+    for (String history : List.of(RegressionCorpus.BAD_VERSION_NEEDS_INFO_CREATE, RegressionCorpus.EPHEMERAL_PARENT_NEEDS_INFO_CREATE)) {
+      assertTrue(check(history).valid(), check(history).table());
+      String withoutCreate = history.lines().skip(2).collect(java.util.stream.Collectors.joining("\n"));
+      Result r = check(withoutCreate);
+      assertEquals(List.of(Property.LinearizableWrites), r.failed(), r.table());
+    }
+    Result persistentParent = check(RegressionCorpus.EPHEMERAL_PARENT_NEEDS_INFO_CREATE.replace(
+        ":path \"/e\" :value {:data \"a\" :mode :ephemeral}", ":path \"/e\" :value {:data \"a\" :mode :persistent}"));
+    assertEquals(List.of(Property.LinearizableWrites), persistentParent.failed(), persistentParent.table());
+    // an :info create gives version 0: a set-data expecting 0 succeeds, so its bad-version is a violation
+    Result versionZero = check(RegressionCorpus.BAD_VERSION_NEEDS_INFO_CREATE.replace(":version 3", ":version 0"));
+    assertEquals(List.of(Property.LinearizableWrites), versionZero.failed(), versionZero.table());
+  }
+
+  @Test
   void jepsenRegisterAliasesAreUnderstood() {
     String ok = CREATE_R + """
         {:type :invoke :process 0 :session 1 :f :write :path "/r" :value 3 :time 2}
