@@ -88,8 +88,27 @@ public final class RegressionCorpus {
         new Case("info-ephemeral-create-explains-no-children-for-ephemerals",
             "an :info ephemeral create of /e took effect, so a create under it fails with"
                 + " no-children-for-ephemerals where the replay had no parent (simulator ensemble, seeds 100 and 187)",
-            EPHEMERAL_PARENT_NEEDS_INFO_CREATE));
+            EPHEMERAL_PARENT_NEEDS_INFO_CREATE),
+        new Case("info-create-placed-by-node-created-event",
+            "a node-created event names the :info create of /k/c and its zxid, which the parent's pzxid alone"
+                + " would give to an earlier :info delete under /k (simulator ensemble, seed 168)",
+            PLACED_BY_CREATED_EVENT));
   }
+
+  /** ZkCheckerTest: an event naming a path no :info write creates explains nothing. */
+  static final String PLACED_BY_CREATED_EVENT = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :delete :path "/k/d" :version -1 :time 2}
+      {:type :info :process 0 :session 1 :f :delete :path "/k/d" :version -1 :time 3 :error :connection-loss}
+      {:type :invoke :process 1 :session 1 :f :create :path "/k/c" :value {:data "c" :mode :persistent} :time 4}
+      {:type :info :process 1 :session 1 :f :create :path "/k/c" :value {:data "c" :mode :persistent} :time 5 :error :connection-loss}
+      {:type :invoke :process 2 :session 2 :f :exists :path "/k/c" :watch true :time 6}
+      {:type :ok :process 2 :session 2 :f :exists :path "/k/c" :value false :watch true :time 7 :zxid 1}
+      {:type :ok :process 3 :session 2 :f :watch-event :path "/k/c" :value {:event :node-created :path "/k/c"} :time 8 :zxid 2}
+      {:type :invoke :process 2 :session 2 :f :get-data :path "/k" :time 9}
+      {:type :ok :process 2 :session 2 :f :get-data :path "/k" :value "a" :time 10 :zxid 2 :stat {:czxid 1 :mzxid 1 :pzxid 2 :version 0 :cversion 1 :num-children 1}}
+      """;
 
   /** ZkCheckerTest: without the :info create, the bad-version is a violation. */
   static final String BAD_VERSION_NEEDS_INFO_CREATE = """

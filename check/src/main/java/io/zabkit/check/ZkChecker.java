@@ -97,6 +97,17 @@ public final class ZkChecker {
       for (Call sub : c.subs) observe(sub, observed);
       return;
     }
+    if (c.kind == Call.Kind.WATCH_EVENT && c.outcome == Op.Type.OK && c.zxid != null) {
+      // a node-created, node-deleted or children event names the path and the zxid of its change; a data event is
+      // left out, as it does not say which of several :info set-datas (with different data) it was
+      if (c.done.value() instanceof Map<?, ?> m && m.get(Keyword.of("event")) instanceof Keyword k) {
+        String path = m.get(Keyword.of("path")) instanceof String p ? p : c.path;
+        String event = k.name();
+        boolean namesWrite = event.equals("node-created") || event.equals("node-deleted") || event.equals(InfoWrites.CHILD_CHANGE);
+        if (path != null && namesWrite) observed.putIfAbsent(c.zxid, new InfoWrites.Observation(path, null, false, c.completeTime, event));
+      }
+      return;
+    }
     if (c.stat == null || c.path == null || c.outcome != Op.Type.OK) return;
     boolean hasData = c.kind == Call.Kind.GET_DATA || c.kind == Call.Kind.SET_DATA || c.kind == Call.Kind.CREATE;
     Object data = hasData ? c.data : null;

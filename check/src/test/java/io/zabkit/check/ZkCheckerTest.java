@@ -177,6 +177,16 @@ class ZkCheckerTest {
   }
 
   @Test
+  void aNodeCreatedEventPlacesOnlyTheInfoCreateItNames() {
+    String history = RegressionCorpus.PLACED_BY_CREATED_EVENT;
+    assertTrue(check(history).valid(), check(history).table());
+    String otherPath = history.replace(":path \"/k/c\" :value {:event :node-created :path \"/k/c\"}", ":path \"/k/x\" :value {:event :node-created :path \"/k/x\"}");
+    assertFalse(otherPath.equals(history));
+    Result r = check(otherPath);
+    assertTrue(r.failed().contains(Property.LinearizableWrites), r.table());
+  }
+
+  @Test
   void jepsenRegisterAliasesAreUnderstood() {
     String ok = CREATE_R + """
         {:type :invoke :process 0 :session 1 :f :write :path "/r" :value 3 :time 2}
