@@ -58,6 +58,8 @@ final class Call {
   boolean infoConsumed;
   /** An :info create that filled a sequence-number gap of its parent: its cversion increment is already counted. */
   boolean numberTaken;
+  /** For {@link #numberTaken}: completion time of the sequential create whose reply showed the gap. */
+  long numberBefore;
 
   Call(Op invoke, Op done) {
     this.invoke = invoke;

@@ -13,6 +13,9 @@ import java.util.Objects;
  * ever needed is assumed not to have happened, which is always a valid choice for a write nobody observed.
  */
 final class InfoWrites {
+  /** An observation of a child change under its path (from a parent Stat's pzxid): an :info create or delete fits it. */
+  static final String CHILD_CHANGE = "node-children-changed";
+
   private final Map<String, List<Call>> byPath = new HashMap<>();
   private final Map<String, List<Call>> createsByParent = new HashMap<>();
   private final Map<String, List<Call>> byParent = new HashMap<>();
@@ -76,7 +79,7 @@ final class InfoWrites {
       long z = e.getKey();
       if (knownZxid.test(z)) continue;
       Observation o = e.getValue();
-      boolean children = "node-children-changed".equals(o.event);
+      boolean children = CHILD_CHANGE.equals(o.event);
       List<Call> candidates = children ? byParent.get(o.path) : byPath.get(o.path);
       if (candidates == null) continue;
       for (Call c : candidates) {
@@ -168,9 +171,31 @@ final class InfoWrites {
     if (out.size() < n) return null;
     for (Call c : out) {
       c.numberTaken = true;
+      c.numberBefore = before;
       if (c.sequential()) c.infoConsumed = true;
     }
     return out;
+  }
+
+  /**
+   * A plain :info create placed by inference (an outcome needs its node) that took no number of a sequence gap.
+   * Which candidates filled a gap was a guess in invocation order ({@link #consumeChildCreates}): if this one could
+   * have filled it (invoked before the create that showed the gap completed), it takes the number of a plain
+   * candidate guessed there whose node nothing ever needed, which is set free. Otherwise its creation would be
+   * counted a second time in the parent's cversion. True when it took a number.
+   */
+  boolean takeGuessedNumber(Call w) {
+    if (w.numberTaken || w.sequential() || w.outcome != Op.Type.INFO || w.resolvedZxid >= 0) return false;
+    List<Call> list = createsByParent.get(ModelTree.parent(w.path));
+    if (list == null) return false;
+    for (Call c : list) {
+      if (c != w && c.numberTaken && !c.sequential() && !c.infoConsumed && c.resolvedZxid < 0 && w.invokeTime < c.numberBefore) {
+        c.numberTaken = false;
+        w.numberTaken = true;
+        return true;
+      }
+    }
+    return false;
   }
 
   /** An ephemeral whose owner's session ended at an unknown zxid: end it now, if that explains things. */
@@ -193,6 +218,21 @@ final class InfoWrites {
       if (del != null) {
         tree.remove(name, z, del, false);
         return true;
+      }
+    }
+    if ("no-children-for-ephemerals".equals(w.error) && "no-node".equals(modelError)) {
+      // the parent was there and ephemeral: an :info ephemeral create of it
+      String parentPath = ModelTree.parent(name);
+      List<Call> list = byPath.get(parentPath);
+      String grandparent = ModelTree.parent(parentPath);
+      if (list != null && tree.now(grandparent).exists) {
+        for (Call cr : list) {
+          if (usable(cr, w.completeTime, Call.Kind.CREATE) && cr.ephemeral()) {
+            cr.infoConsumed = true;
+            tree.create(cr, z, grandparent, tree.now(grandparent), parentPath);
+            return true;
+          }
+        }
       }
     }
     if ("node-exists".equals(w.error) && modelError == null) {
@@ -229,9 +269,23 @@ final class InfoWrites {
   /**
    * A write the client saw fail with no-node where the model still has the node: an ended session, a
    * guessed :info create, or an :info delete explains it; otherwise the version must explain the outcome.
+   * ZooKeeper looks the node up before it compares versions or counts children, so no-node also wins over a
+   * bad-version or not-empty the model would give.
    */
   private boolean explainsMissingNodeOrVersion(ModelTree tree, Call w, long z, ModelTree.Snap node, String modelError) {
-    if ("no-node".equals(w.error) && modelError == null) {
+    if (w.error != null && !"no-node".equals(w.error) && "no-node".equals(modelError)) {
+      // the client's error (bad-version, not-empty) says the node was there: an :info create of it, and then its
+      // version and children must give that error as well
+      Call cr = take(byPath.get(w.path), w.completeTime, Call.Kind.CREATE);
+      String parentPath = ModelTree.parent(w.path);
+      if (cr == null || !tree.now(parentPath).exists) return false;
+      tree.create(cr, z, parentPath, tree.now(parentPath), w.path);
+      ModelTree.Snap created = tree.now(w.path);
+      String now = w.expectedVersion != -1 && w.expectedVersion != created.version ? "bad-version"
+          : w.kind == Call.Kind.DELETE && created.numChildren > 0 ? "not-empty" : null;
+      return w.error.equals(now) || explainsVersion(tree, w, z, created, now);
+    }
+    if ("no-node".equals(w.error) && node.exists && !"no-node".equals(modelError)) {
       if (endUnknownSession(tree, node, z, w)) return true;
       if (tree.inferred(w.path)) { // a node only inferred from an :info create: its name or life was a guess
         tree.remove(w.path, z, node.cause, false);
@@ -262,7 +316,8 @@ final class InfoWrites {
   /** A conditional write whose outcome needs the node's version to have moved by :info set-datas. */
   private boolean explainsVersion(ModelTree tree, Call w, long z, ModelTree.Snap node, String modelError) {
     if (!node.exists) return false;
-    if ("bad-version".equals(w.error) && modelError == null && w.expectedVersion != -1) {
+    // the version is compared before the children are counted: bad-version also wins over the model's not-empty
+    if ("bad-version".equals(w.error) && (modelError == null || "not-empty".equals(modelError)) && w.expectedVersion != -1) {
       Call sd = consumeWrites(w.path, 1, w.completeTime, node.version);
       if (sd == null) return false;
       tree.setData(sd, z, node, sd.data, node.version + 1);

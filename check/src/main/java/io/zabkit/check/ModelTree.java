@@ -454,8 +454,10 @@ final class ModelTree {
   }
 
   void create(Call w, long z, String parentPath, Snap parent, String name) {
-    // an :info create that already filled a sequence gap has had its cversion increment counted there
-    createAt(w, z, parentPath, parent, name, w.numberTaken ? parent.cversion : parent.cversion + 1);
+    // an :info create that already filled a sequence gap, or can take a number guessed there, has had its cversion
+    // increment counted there
+    boolean counted = w.numberTaken || info.takeGuessedNumber(w);
+    createAt(w, z, parentPath, parent, name, counted ? parent.cversion : parent.cversion + 1);
   }
 
   /** Creates a node whose sequence number an :info create took earlier: cversion only moves past that number. */

@@ -62,8 +62,127 @@ public final class RegressionCorpus {
         new Case("info-delete-explains-failed-multi",
             "an :info delete of /e0 took effect, so a multi's create of /e0 succeeded before its next sub-op failed"
                 + " (simulator ensemble, seed 5: a delete failing with not-empty)",
-            MULTI_AFTER_INFO_DELETE));
+            MULTI_AFTER_INFO_DELETE),
+        new Case("info-child-create-placed-by-parent-pzxid",
+            "a parent's Stat (pzxid, cversion, num-children) shows that an :info create of a child took effect: it"
+                + " explains the parent's not-empty delete and its one child (simulator ensemble, seed 50)",
+            CHILD_PLACED_BY_PZXID),
+        new Case("needed-info-create-takes-a-guessed-gap-number",
+            "two :info plain creates could have taken the missing number; the guess took the first (/k3), but a"
+                + " delete then needs the second (/e0): it took the number, so the next name is /s-0000000002"
+                + " (simulator ensemble, seed 72: /e0 was counted again and /es-0000000013 reported)",
+            GUESSED_GAP_NUMBER),
+        new Case("info-delete-explains-no-node-over-bad-version",
+            "an :info delete of /k took effect, so a set-data with a stale version fails with no-node (looked up"
+                + " before the version is compared), not bad-version (simulator ensemble, seed 109)",
+            NO_NODE_OVER_BAD_VERSION),
+        new Case("info-set-data-explains-bad-version-over-not-empty",
+            "an :info set-data of /k took effect, so a delete of /k (which has a child) at the old version fails"
+                + " with bad-version (compared before the children are counted), not not-empty (simulator ensemble,"
+                + " seed 135)",
+            BAD_VERSION_OVER_NOT_EMPTY),
+        new Case("info-create-explains-bad-version",
+            "an :info create of /k took effect, so a set-data expecting another version fails with bad-version"
+                + " where the replay had no node (simulator ensemble, seeds 113 and 126)",
+            BAD_VERSION_NEEDS_INFO_CREATE),
+        new Case("info-ephemeral-create-explains-no-children-for-ephemerals",
+            "an :info ephemeral create of /e took effect, so a create under it fails with"
+                + " no-children-for-ephemerals where the replay had no parent (simulator ensemble, seeds 100 and 187)",
+            EPHEMERAL_PARENT_NEEDS_INFO_CREATE),
+        new Case("info-create-placed-by-node-created-event",
+            "a node-created event names the :info create of /k/c and its zxid, which the parent's pzxid alone"
+                + " would give to an earlier :info delete under /k (simulator ensemble, seed 168)",
+            PLACED_BY_CREATED_EVENT));
   }
+
+  /** ZkCheckerTest: an event naming a path no :info write creates explains nothing. */
+  static final String PLACED_BY_CREATED_EVENT = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :delete :path "/k/d" :version -1 :time 2}
+      {:type :info :process 0 :session 1 :f :delete :path "/k/d" :version -1 :time 3 :error :connection-loss}
+      {:type :invoke :process 1 :session 1 :f :create :path "/k/c" :value {:data "c" :mode :persistent} :time 4}
+      {:type :info :process 1 :session 1 :f :create :path "/k/c" :value {:data "c" :mode :persistent} :time 5 :error :connection-loss}
+      {:type :invoke :process 2 :session 2 :f :exists :path "/k/c" :watch true :time 6}
+      {:type :ok :process 2 :session 2 :f :exists :path "/k/c" :value false :watch true :time 7 :zxid 1}
+      {:type :ok :process 3 :session 2 :f :watch-event :path "/k/c" :value {:event :node-created :path "/k/c"} :time 8 :zxid 2}
+      {:type :invoke :process 2 :session 2 :f :get-data :path "/k" :time 9}
+      {:type :ok :process 2 :session 2 :f :get-data :path "/k" :value "a" :time 10 :zxid 2 :stat {:czxid 1 :mzxid 1 :pzxid 2 :version 0 :cversion 1 :num-children 1}}
+      """;
+
+  /** ZkCheckerTest: without the :info create, the bad-version is a violation. */
+  static final String BAD_VERSION_NEEDS_INFO_CREATE = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :info :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 1 :error :connection-loss}
+      {:type :invoke :process 1 :session 2 :f :set-data :path "/k" :value "b" :version 3 :time 2}
+      {:type :fail :process 1 :session 2 :f :set-data :path "/k" :value "b" :version 3 :time 3 :zxid 2 :error :bad-version}
+      """;
+
+  /**
+   * ZkCheckerTest: without the :info create, or with a persistent one, the error is a violation. The child is
+   * ephemeral as in seed 187, which also keeps it out of the register projection with its parent.
+   */
+  static final String EPHEMERAL_PARENT_NEEDS_INFO_CREATE = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral} :time 0}
+      {:type :info :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral} :time 1 :error :connection-loss}
+      {:type :invoke :process 1 :session 2 :f :create :path "/e/c" :value {:data "c" :mode :ephemeral} :time 2}
+      {:type :fail :process 1 :session 2 :f :create :path "/e/c" :value {:data "c" :mode :ephemeral} :time 3 :zxid 2 :error :no-children-for-ephemerals}
+      """;
+
+  /** ZkCheckerTest: without the :info delete, the no-node is a violation. */
+  static final String NO_NODE_OVER_BAD_VERSION = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :set-data :path "/k" :value "b" :version 0 :time 2}
+      {:type :ok :process 0 :session 1 :f :set-data :path "/k" :value "b" :version 0 :time 3 :zxid 2 :stat {:czxid 1 :mzxid 2 :version 1}}
+      {:type :invoke :process 0 :session 1 :f :delete :path "/k" :version 1 :time 4}
+      {:type :info :process 0 :session 1 :f :delete :path "/k" :version 1 :time 5 :error :connection-loss}
+      {:type :invoke :process 1 :session 2 :f :set-data :path "/k" :value "c" :version 0 :time 6}
+      {:type :fail :process 1 :session 2 :f :set-data :path "/k" :value "c" :version 0 :time 7 :zxid 4 :error :no-node}
+      """;
+
+  /**
+   * ZkCheckerTest: without the :info set-data, the bad-version is a violation. The child is created by a multi, so
+   * that the register projection (which leaves a multi's paths out) has no orphaned child.
+   */
+  static final String BAD_VERSION_OVER_NOT_EMPTY = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :multi :value [{:f :create :path "/k/c" :data "c" :mode :persistent}] :time 2}
+      {:type :ok :process 0 :session 1 :f :multi :value [{:type :ok :created-path "/k/c"}] :time 3 :zxid 2}
+      {:type :invoke :process 0 :session 1 :f :set-data :path "/k" :value "b" :version 0 :time 4}
+      {:type :info :process 0 :session 1 :f :set-data :path "/k" :value "b" :version 0 :time 5 :error :connection-loss}
+      {:type :invoke :process 1 :session 2 :f :delete :path "/k" :version 0 :time 6}
+      {:type :fail :process 1 :session 2 :f :delete :path "/k" :version 0 :time 7 :zxid 4 :error :bad-version}
+      """;
+
+  /** The last case's history; ZkCheckerTest moves the /e0 create after the gap, where it cannot fill it. */
+  static final String GUESSED_GAP_NUMBER = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k3" :value {:data "k" :mode :persistent} :time 0}
+      {:type :info :process 0 :session 1 :f :create :path "/k3" :value {:data "k" :mode :persistent} :time 1 :error :connection-loss}
+      {:type :invoke :process 1 :session 1 :f :create :path "/e0" :value {:data "e" :mode :ephemeral} :time 2}
+      {:type :info :process 1 :session 1 :f :create :path "/e0" :value {:data "e" :mode :ephemeral} :time 3 :error :connection-loss}
+      {:type :invoke :process 2 :session 2 :f :create :path "/s-" :value {:data "s" :mode :persistent-sequential} :time 4}
+      {:type :ok :process 2 :session 2 :f :create :path "/s-" :value {:data "s" :mode :persistent-sequential :created-path "/s-0000000001"} :time 5 :zxid 2}
+      {:type :invoke :process 2 :session 2 :f :delete :path "/e0" :version -1 :time 10}
+      {:type :ok :process 2 :session 2 :f :delete :path "/e0" :version -1 :time 11 :zxid 3}
+      {:type :invoke :process 2 :session 2 :f :create :path "/s-" :value {:data "t" :mode :persistent-sequential} :time 12}
+      {:type :ok :process 2 :session 2 :f :create :path "/s-" :value {:data "t" :mode :persistent-sequential :created-path "/s-0000000002"} :time 13 :zxid 4}
+      """;
+
+  /** The last case's history; ZkCheckerTest checks that a Stat showing more children than writes is still rejected. */
+  static final String CHILD_PLACED_BY_PZXID = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :create :path "/k/c0" :value {:data "c" :mode :persistent} :time 2}
+      {:type :info :process 0 :session 1 :f :create :path "/k/c0" :value {:data "c" :mode :persistent} :time 3 :error :connection-loss}
+      {:type :invoke :process 1 :session 2 :f :delete :path "/k" :version -1 :time 4}
+      {:type :fail :process 1 :session 2 :f :delete :path "/k" :version -1 :time 5 :zxid 3 :error :not-empty}
+      {:type :invoke :process 1 :session 2 :f :set-data :path "/k" :value "b" :version 0 :time 6}
+      {:type :ok :process 1 :session 2 :f :set-data :path "/k" :value "b" :version 0 :time 7 :zxid 4 :stat {:czxid 1 :mzxid 4 :pzxid 2 :version 1 :cversion 1 :num-children 1}}
+      {:type :invoke :process 2 :session 3 :f :get-data :path "/k" :time 8}
+      {:type :ok :process 2 :session 3 :f :get-data :path "/k" :value "b" :time 9 :zxid 4 :stat {:czxid 1 :mzxid 4 :pzxid 2 :version 1 :cversion 1 :num-children 1}}
+      """;
 
   /** The last case's history; without its :info delete the multi's result is a violation (ZkCheckerTest). */
   static final String MULTI_AFTER_INFO_DELETE = """

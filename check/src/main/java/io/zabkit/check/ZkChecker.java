@@ -97,6 +97,17 @@ public final class ZkChecker {
       for (Call sub : c.subs) observe(sub, observed);
       return;
     }
+    if (c.kind == Call.Kind.WATCH_EVENT && c.outcome == Op.Type.OK && c.zxid != null) {
+      // a node-created, node-deleted or children event names the path and the zxid of its change; a data event is
+      // left out, as it does not say which of several :info set-datas (with different data) it was
+      if (c.done.value() instanceof Map<?, ?> m && m.get(Keyword.of("event")) instanceof Keyword k) {
+        String path = m.get(Keyword.of("path")) instanceof String p ? p : c.path;
+        String event = k.name();
+        boolean namesWrite = event.equals("node-created") || event.equals("node-deleted") || event.equals(InfoWrites.CHILD_CHANGE);
+        if (path != null && namesWrite) observed.putIfAbsent(c.zxid, new InfoWrites.Observation(path, null, false, c.completeTime, event));
+      }
+      return;
+    }
     if (c.stat == null || c.path == null || c.outcome != Op.Type.OK) return;
     boolean hasData = c.kind == Call.Kind.GET_DATA || c.kind == Call.Kind.SET_DATA || c.kind == Call.Kind.CREATE;
     Object data = hasData ? c.data : null;
@@ -105,6 +116,12 @@ public final class ZkChecker {
     boolean createdOnly = !hasData && c.stat.mzxid() != null && c.stat.mzxid().equals(c.stat.czxid());
     if (c.stat.mzxid() != null && !createdOnly) observed.putIfAbsent(c.stat.mzxid(), new InfoWrites.Observation(c.path, data, false, c.completeTime, null));
     if (c.stat.czxid() != null) observed.putIfAbsent(c.stat.czxid(), new InfoWrites.Observation(c.path, null, true, c.completeTime, null));
+    // ZooKeeper moves a node's pzxid to the zxid of each child create and child delete: a pzxid no known write has
+    // is a child change there, which only an :info create or delete under the node can explain
+    Long pzxid = c.stat.pzxid();
+    if (pzxid != null && !pzxid.equals(c.stat.czxid())) {
+      observed.putIfAbsent(pzxid, new InfoWrites.Observation(c.path, null, false, c.completeTime, InfoWrites.CHILD_CHANGE));
+    }
   }
 
   private static boolean binaryHas(List<Call> sorted, long z) {

@@ -122,6 +122,71 @@ class ZkCheckerTest {
   }
 
   @Test
+  void aParentPzxidPlacesOnlyAnInfoChildWriteThatExists() {
+    String history = RegressionCorpus.CHILD_PLACED_BY_PZXID;
+    assertTrue(check(history).valid(), check(history).table());
+    // no :info write under /k: nothing explains its child, its pzxid or the not-empty delete
+    String withoutCreate = history.lines().filter(l -> !l.contains("/k/c0")).collect(java.util.stream.Collectors.joining("\n"));
+    Result none = check(withoutCreate);
+    assertEquals(List.of(Property.LinearizableWrites), none.failed(), none.table());
+    // one :info create cannot make two children
+    String twoChildren = history.replace(":time 9 :zxid 4 :stat {:czxid 1 :mzxid 4 :pzxid 2 :version 1 :cversion 1 :num-children 1}",
+        ":time 9 :zxid 4 :stat {:czxid 1 :mzxid 4 :pzxid 2 :version 1 :cversion 2 :num-children 2}");
+    assertFalse(twoChildren.equals(history));
+    Result two = check(twoChildren);
+    assertEquals(List.of(Property.LinearizableWrites), two.failed(), two.table());
+  }
+
+  @Test
+  void aNeededInfoCreateTakesAGuessedGapNumberOnlyIfItCouldHaveFilledTheGap() {
+    String history = RegressionCorpus.GUESSED_GAP_NUMBER;
+    assertTrue(check(history).valid(), check(history).table());
+    // the /e0 create invoked after /s-0000000001 completed cannot have taken number 0: it took number 2
+    String late = history.replace(":time 2}", ":time 6}").replace(":time 3 :error", ":time 7 :error");
+    assertFalse(late.equals(history));
+    Result r = check(late);
+    assertEquals(List.of(Property.LinearizableWrites), r.failed(), r.table());
+    assertTrue(check(late.replace("/s-0000000002", "/s-0000000003")).valid());
+  }
+
+  @Test
+  void anInfoWriteExplainsAnErrorThatZooKeeperChecksBeforeTheOneTheModelGives() {
+    for (String history : List.of(RegressionCorpus.NO_NODE_OVER_BAD_VERSION, RegressionCorpus.BAD_VERSION_OVER_NOT_EMPTY)) {
+      assertTrue(check(history).valid(), check(history).table());
+      String withoutInfo = history.lines().filter(l -> !l.contains(":time 4}") && !l.contains(":time 5 :error")).collect(java.util.stream.Collectors.joining("\n"));
+      assertEquals(history.lines().count() - 2, withoutInfo.lines().count());
+      Result r = check(withoutInfo);
+      assertEquals(List.of(Property.LinearizableWrites), r.failed(), r.table());
+    }
+  }
+
+  @Test
+  void anInfoCreateExplainsAnErrorThatNeedsTheNode() {
+    for (String history : List.of(RegressionCorpus.BAD_VERSION_NEEDS_INFO_CREATE, RegressionCorpus.EPHEMERAL_PARENT_NEEDS_INFO_CREATE)) {
+      assertTrue(check(history).valid(), check(history).table());
+      String withoutCreate = history.lines().skip(2).collect(java.util.stream.Collectors.joining("\n"));
+      Result r = check(withoutCreate);
+      assertEquals(List.of(Property.LinearizableWrites), r.failed(), r.table());
+    }
+    Result persistentParent = check(RegressionCorpus.EPHEMERAL_PARENT_NEEDS_INFO_CREATE.replace(
+        ":path \"/e\" :value {:data \"a\" :mode :ephemeral}", ":path \"/e\" :value {:data \"a\" :mode :persistent}"));
+    assertEquals(List.of(Property.LinearizableWrites), persistentParent.failed(), persistentParent.table());
+    // an :info create gives version 0: a set-data expecting 0 succeeds, so its bad-version is a violation
+    Result versionZero = check(RegressionCorpus.BAD_VERSION_NEEDS_INFO_CREATE.replace(":version 3", ":version 0"));
+    assertEquals(List.of(Property.LinearizableWrites), versionZero.failed(), versionZero.table());
+  }
+
+  @Test
+  void aNodeCreatedEventPlacesOnlyTheInfoCreateItNames() {
+    String history = RegressionCorpus.PLACED_BY_CREATED_EVENT;
+    assertTrue(check(history).valid(), check(history).table());
+    String otherPath = history.replace(":path \"/k/c\" :value {:event :node-created :path \"/k/c\"}", ":path \"/k/x\" :value {:event :node-created :path \"/k/x\"}");
+    assertFalse(otherPath.equals(history));
+    Result r = check(otherPath);
+    assertTrue(r.failed().contains(Property.LinearizableWrites), r.table());
+  }
+
+  @Test
   void jepsenRegisterAliasesAreUnderstood() {
     String ok = CREATE_R + """
         {:type :invoke :process 0 :session 1 :f :write :path "/r" :value 3 :time 2}
