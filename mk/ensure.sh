@@ -39,7 +39,8 @@ ensure_one() {
     docker) command -v dockerd >/dev/null 2>&1 || apt_install docker.io ;;
     debootstrap) command -v debootstrap >/dev/null 2>&1 || apt_install debootstrap ;;
     netcat) command -v nc >/dev/null 2>&1 || apt_install netcat-openbsd ;;
-    *) echo "ensure: unknown tool '$1' (known: java maven go lein python3 iptables iproute2 faketime docker debootstrap netcat)" >&2; exit 2 ;;
+    sshd) { [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null 2>&1; } || apt_install openssh-server openssh-client ;;
+    *) echo "ensure: unknown tool '$1' (known: java maven go lein python3 iptables iproute2 faketime docker debootstrap netcat sshd)" >&2; exit 2 ;;
   esac
 }
 

@@ -175,6 +175,21 @@
      :all (group per-fault)
      :faults (vec per-fault)}))
 
+(defn nemesis-check
+  "Faults the nemesis could not inject or heal (an iptables, ssh or kill that failed: the error is
+  in the nemesis op's value). A run whose faults did not happen did not test what it claims, so
+  its verdict is :unknown (with --strict, a failure), never a pass."
+  [history]
+  (let [errs (filter #(and (= :nemesis (:process %)) (get-in % [:value :error])) history)]
+    {:valid? (if (seq errs) :unknown true)
+     :faults (count (filter #(and (= :nemesis (:process %))
+                                  ((set (map first (vals nemesis/fault-names))) (:f %)))
+                            history))
+     :error-count (count errs)
+     :errors (vec (for [op (take 5 errs)]
+                    {:index (:index op) :f (:f op) :fault (get-in op [:value :fault])
+                     :error (get-in op [:value :error])}))}))
+
 (defn check
   "Every checker; returns the results map."
   [test history phases]
@@ -184,9 +199,10 @@
                        (catch Exception e {:valid? :unknown :error (str e)}))
         st (stats (remove (comp setup-op? first) pairs))
         logs (db/scan-logs test)
+        nem (nemesis-check history)
         ext (zk-check test history)
         avail (availability test history client-pairs)
-        valid (merge-valid [(:valid? wl-result) (:valid? st) (:valid? logs)
+        valid (merge-valid [(:valid? wl-result) (:valid? st) (:valid? logs) (:valid? nem)
                             (if (:available? ext) (:valid? ext) true)])]
     {:valid? valid
      :name (:name test)
@@ -197,5 +213,6 @@
      :workload-check wl-result
      :stats st
      :server-logs logs
+     :nemesis-check nem
      :zk-check ext
      :availability avail}))

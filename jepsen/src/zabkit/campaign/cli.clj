@@ -50,6 +50,9 @@
     :validate [#{:netns :docker :ssh} "must be netns, docker or ssh"]]
    [nil "--ssh-hosts LIST" "ssh backend: comma-separated host names (3 or 5)" :default nil]
    [nil "--ssh-user U" "ssh backend: user (root: the nemesis needs iptables and kill)" :default "root"]
+   [nil "--ssh-config FILE" "ssh backend: an ssh_config file (ssh -F), e.g. for ports, keys, known hosts" :default nil]
+   [nil "--ssh-dir DIR" "ssh backend: where each host keeps the run's files (config, data, logs, jars; removed at the end)"
+    :default "/tmp/zabkit-campaign" :validate [#(str/starts-with? % "/") "must be an absolute path"]]
    [nil "--store DIR" "store root" :default "store"]
    [nil "--strict" "an unknown verdict fails too (exit 1), as CI wants: a check that could not decide is not a pass"]
    [nil "--systems LIST" "test-all: systems" :default "zookeeper,zabkit"]
@@ -80,7 +83,16 @@
            (when-not (= (count hosts) (:nodes opts))
              (throw (ex-info (str "--backend ssh needs --ssh-hosts with exactly --nodes (" (:nodes opts) ") hosts")
                              {:type :usage})))
-           (nodes/->SshNodes (vec hosts) (:ssh-user opts) (.getCanonicalPath (io/file store))))
+           (when-let [f (:ssh-config opts)]
+             (when-not (.canRead (io/file f))
+               (throw (ex-info (str "--ssh-config " f ": cannot read it") {:type :usage}))))
+           ((requiring-resolve 'zabkit.campaign.ssh/map->SshNodes)
+            {:hosts (vec hosts) :user (:ssh-user opts)
+             :config (some-> (:ssh-config opts) io/file .getCanonicalPath)
+             :ssh-dir (:ssh-dir opts) :run-id (:run-id opts)
+             :store (.getCanonicalPath (io/file store))
+             ;; ZooKeeper's jars go to the hosts; zabkit runs from the same checkout path there
+             :ship-classpath (when (= :zookeeper (:system opts)) (db/zookeeper-classpath))}))
     :docker ((requiring-resolve 'zabkit.campaign.docker/->DockerNodes)
              (:run-id opts) (:nodes opts) (.getCanonicalPath (io/file store)))))
 
@@ -134,7 +146,10 @@
                          (when-not (.waitFor p 15 TimeUnit/SECONDS) (.destroyForcibly p))))
                      (let [n (nodes/teardown-nodes! nodes-impl)]
                        (println (format "[campaign] cleanup: killed the run's servers, removed %s"
-                                        (if (number? n) (str n " namespaces/containers") "nodes")))
+                                        (case (:backend opts)
+                                          :netns (str n " namespaces")
+                                          :docker (str n " containers and networks")
+                                          :ssh (str "the run's directory and iptables chains on " n " hosts"))))
                        (flush)))))
         hook (Thread. ^Runnable cleanup!)]
     (spit opts-file (pr-str (assoc opts :store (.getPath store))))
@@ -182,9 +197,12 @@
         core-run (requiring-resolve 'zabkit.campaign.core/run-test!)
         make-test (requiring-resolve 'zabkit.campaign.core/make-test)
         test (make-test opts nodes-impl)]
+    ;; killed mid-run: stop the servers through the backend, since a pid is the node's own (a
+    ;; container's or a remote host's), not necessarily one of this machine
     (.addShutdownHook (Runtime/getRuntime)
-                      (Thread. ^Runnable #(doseq [[_ pid] @(:pids test)]
-                                            (u/sh! ["kill" "-9" (str pid)] :check? false))))
+                      (Thread. ^Runnable #(doseq [[node pid] @(:pids test)]
+                                            (try (nodes/signal! nodes-impl node pid "KILL")
+                                                 (catch Exception _)))))
     (exit-code (core-run test))))
 
 ;; ---------------------------------------------------------------------------------------------

@@ -125,7 +125,11 @@
             :workload-name (:workload opts)
             :nodes-impl nodes-impl
             ;; containers carry ZooKeeper's jars in the image; elsewhere the runner's own are used
-            :server-classpath (when (= :docker (:backend opts)) "/opt/zookeeper/lib/*")
+            ;; (ssh: the launcher shipped the runner's jars to each host's run directory)
+            :server-classpath (case (:backend opts)
+                                :docker "/opt/zookeeper/lib/*"
+                                :ssh (str ((requiring-resolve 'zabkit.campaign.ssh/run-dir) nodes-impl) "/lib/*")
+                                nil)
             :workload wl
             :client-proto (:client wl)
             :nemesis-faults (nemesis/parse-nemesis (:nemesis opts))

@@ -10,6 +10,11 @@
 
 (def client-port 2181)
 
+(def peer-ports
+  "server.N=host:2888:3888: the quorum and election ports, the only server-to-server traffic
+  (a partition drops exactly these)."
+  [2888 3888])
+
 (defn repo-root
   "The zabkit repository root: the parent of the jepsen/ directory lein runs in."
   []
@@ -67,7 +72,7 @@
               "admin.enableServer=false"
               "autopurge.purgeInterval=0"]
              (for [[i n] (map-indexed vector (nodes/node-names (:nodes-impl test)))]
-               (str "server." (inc i) "=" (nodes/node-host (:nodes-impl test) n) ":2888:3888"))
+               (str "server." (inc i) "=" (nodes/node-host (:nodes-impl test) n) ":" (str/join ":" peer-ports)))
              [""])))
 
 (defn myid [test node] (inc (.indexOf ^java.util.List (nodes/node-names (:nodes-impl test)) node)))
@@ -79,22 +84,29 @@
        "<file>" log-file "</file><encoder><pattern>%d{HH:mm:ss.SSS} [%thread] %-5level %logger{30} - %msg%n"
        "</pattern></encoder></appender><root level=\"INFO\"><appender-ref ref=\"F\"/></root></configuration>\n"))
 
+(defn- on-node
+  "Where node sees a file of its store folder (the same path, except with the ssh backend)."
+  [test node f]
+  (nodes/node-path (:nodes-impl test) node f))
+
 (defn prepare-node!
-  "Writes zoo.cfg, myid and the log configuration for node under the store folder."
+  "Writes zoo.cfg, myid and the log configuration for node under the store folder (and copies
+  them to the node if it does not share this filesystem)."
   [test node]
   (let [dir (node-dir test node)
         data (io/file dir "data")]
     (.mkdirs data)
     (spit (io/file data "myid") (str (myid test node) "\n"))
-    (spit (io/file dir "zoo.cfg") (zoo-cfg test node (.getPath data)))
-    (spit (io/file dir "logback.xml") (logback-xml (.getPath (io/file dir "server.log"))))))
+    (spit (io/file dir "zoo.cfg") (zoo-cfg test node (on-node test node data)))
+    (spit (io/file dir "logback.xml") (logback-xml (on-node test node (io/file dir "server.log"))))
+    (nodes/push-node-files! (:nodes-impl test) node dir)))
 
 (defn server-argv [test node]
   (let [dir (node-dir test node)
-        cfg (.getPath (io/file dir "zoo.cfg"))]
+        cfg (on-node test node (io/file dir "zoo.cfg"))]
     (case (:system test)
       :zookeeper ["java" "-Xmx256m" "-XX:+UseSerialGC"
-                  (str "-Dlogback.configurationFile=" (io/file dir "logback.xml"))
+                  (str "-Dlogback.configurationFile=" (on-node test node (io/file dir "logback.xml")))
                   "-Dzookeeper.admin.enableServer=false"
                   "-cp" (or (:server-classpath test) (zookeeper-classpath))
                   "org.apache.zookeeper.server.quorum.QuorumPeerMain" cfg]
@@ -113,7 +125,7 @@
                      (into (into ["env"] (for [[k v] env] (str k "=" v))) (server-argv test node))
                      (server-argv test node))
               pid (nodes/spawn! (:nodes-impl test) node argv
-                                (.getPath (io/file (node-dir test node) "console.log")))]
+                                (on-node test node (io/file (node-dir test node) "console.log")))]
           (swap! pids assoc node pid)
           pid))))
 
@@ -175,8 +187,15 @@
                            "; see " (:store test) "/n*/server.log and console.log")
                       {:type :setup}))))
 
-(defn teardown! [test]
-  (doseq [node (keys @(:pids test))] (kill-node! test node)))
+(defn teardown!
+  "Kills every server, then brings their logs into the store folder (ssh: from the hosts), where
+  scan-logs and the user read them."
+  [test]
+  (doseq [node (keys @(:pids test))] (kill-node! test node))
+  (doseq [node (nodes/node-names (:nodes-impl test))]
+    (try (nodes/pull-node-files! (:nodes-impl test) node (node-dir test node))
+         (catch Exception e
+           (println "[campaign] could not copy" node "'s logs into the store folder:" (.getMessage e))))))
 
 (defn scan-logs
   "Server-side assertion failures: any AssertionError in a server's log fails the run."

@@ -14,9 +14,6 @@
 (defn- docker! [& args]
   (u/sh! (into ["docker"] args) :timeout-ms 60000))
 
-(defn shell-quote [s]
-  (str "'" (str/replace (str s) "'" "'\\''") "'"))
-
 (defn- subnet-octet
   "A /24 per run, from its id, so that concurrent runs do not collide."
   [run-id]
@@ -53,7 +50,7 @@
   (exec! [_ node argv]
     (u/sh! (into ["docker" "exec" (str nodes/netns-prefix run-id "-" node)] argv) :check? false))
   (spawn! [_ node argv log-file]
-    (let [cmd (str "nohup " (str/join " " (map shell-quote argv)) " >> " (shell-quote log-file)
+    (let [cmd (str "nohup " (str/join " " (map u/shell-quote argv)) " >> " (u/shell-quote log-file)
                    " 2>&1 < /dev/null & echo $!")
           r (docker! "exec" (str nodes/netns-prefix run-id "-" node) "sh" "-c" cmd)
           pid (parse-long (str/trim (:out r)))]

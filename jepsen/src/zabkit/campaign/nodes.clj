@@ -3,7 +3,7 @@
    - :netns  (default) every node and the controller in a network namespace of its own, joined by a
              bridge that lives in a namespace too, so no address of the run exists outside them;
    - :docker containers on an internal Docker network (see zabkit.campaign.docker);
-   - :ssh    real hosts that the user names, reached with ssh as root.
+   - :ssh    real hosts that the user names, reached with ssh as root (zabkit.campaign.ssh).
   Every process a run starts is recorded (node, pid) in <store>/pids, so a run that dies can
   still be cleaned up by pid, and only those pids are ever signalled."
   (:require [clojure.string :as str]
@@ -20,6 +20,19 @@
   (spawn! [this node argv log-file] "Starts argv on node in the background; returns its pid.")
   (signal! [this node pid sig] "Sends signal sig (\"KILL\", \"STOP\", \"CONT\", \"TERM\") to pid on node.")
   (controller-argv [this argv] "argv wrapped so that it runs where the clients must run."))
+
+(defprotocol NodeFiles
+  "A node's files. Every backend but ssh shares the store folder with its nodes (the same
+  filesystem or a bind mount), so by default a path is the same everywhere and nothing is copied."
+  (node-path [this node local-file] "Where the node sees local-file, a file of its store folder <store>/<node>/.")
+  (push-node-files! [this node local-dir] "Copies <store>/<node>/ to the node before its server starts.")
+  (pull-node-files! [this node local-dir] "Copies the node's logs back into <store>/<node>/ after it stopped."))
+
+(extend-protocol NodeFiles
+  Object
+  (node-path [_ _ local-file] (.getPath (io/file local-file)))
+  (push-node-files! [_ _ _] nil)
+  (pull-node-files! [_ _ _] nil))
 
 (defn record-pid!
   "Appends a started process to <store>/pids (read by the launcher's cleanup)."
@@ -105,35 +118,3 @@
   "Namespaces left by campaigns that were killed before they could clean up."
   []
   (filter #(str/starts-with? % netns-prefix) (netns-list)))
-
-;; ---------------------------------------------------------------------------------------------
-;; SSH to real hosts (the user's own cluster; nothing here is created or removed but processes)
-
-(defrecord SshNodes [hosts user store]
-  Nodes
-  (node-names [_] (vec hosts))
-  (node-host [_ node] node)
-  (setup-nodes! [this]
-    (doseq [h hosts]
-      (let [r (u/sh! ["ssh" "-o" "BatchMode=yes" "-o" "ConnectTimeout=5" (str user "@" h) "true"]
-                     :check? false)]
-        (when-not (zero? (:exit r))
-          (throw (ex-info (str "ssh " user "@" h " failed: " (str/trim (:err r))
-                               " (the ssh backend needs key-based root login to every --ssh-hosts entry)")
-                          {})))))
-    this)
-  (teardown-nodes! [this]
-    (doseq [[node pid] (recorded-pids store)]
-      (signal! this node pid "KILL"))
-    0)
-  (exec! [_ node argv]
-    (u/sh! ["ssh" "-o" "BatchMode=yes" (str user "@" node) (str/join " " argv)] :check? false
-           :timeout-ms 30000))
-  (spawn! [_ node argv log-file]
-    (let [cmd (str "nohup " (str/join " " argv) " >> " log-file " 2>&1 & echo $!")
-          r (u/sh! ["ssh" "-o" "BatchMode=yes" (str user "@" node) cmd])
-          pid (parse-long (str/trim (:out r)))]
-      (record-pid! store node pid)
-      pid))
-  (signal! [this node pid sig] (exec! this node ["kill" (str "-" sig) (str pid)]))
-  (controller-argv [_ argv] argv))

@@ -68,6 +68,10 @@
        (str "stats:     " (pr-str (:valid? st)) (when (seq (:never-ok st)) (str "  never ok: " (:never-ok st))))
        (str "logs:      " (pr-str (:valid? (:server-logs results)))
             (when (pos? (:count (:server-logs results))) (str "  " (:count (:server-logs results)) " assertion lines")))
+       (let [n (:nemesis-check results)]
+         (str "nemesis:   " (pr-str (:valid? n)) "  " (:faults n) " faults"
+              (when (pos? (:error-count n 0))
+                (str ", " (:error-count n) " failed: " (pr-str (:error (first (:errors n))))))))
        (str "zk-check:  " (pr-str (:valid? (:zk-check results)))
             (let [z (:zk-check results)]
               (str (when-let [r (:reason z)] (str "  (" r ")"))

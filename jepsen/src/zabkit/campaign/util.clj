@@ -53,6 +53,11 @@
   (try (str/replace (slurp (str "/proc/" pid "/cmdline")) "\u0000" " ")
        (catch Exception _ nil)))
 
+(defn shell-quote
+  "s as one word for sh, whatever it contains."
+  [s]
+  (str "'" (str/replace (str s) "'" "'\\''") "'"))
+
 (defn ms->s [ms] (/ (double ms) 1000.0))
 (defn ns->s [ns] (/ (double ns) 1e9))
 

@@ -173,3 +173,20 @@
           (is (= {:acquire 1} (:excluded r)))))
       (testing "without them the same write is unexplained (the bug this guards against)"
         (is (false? (:valid? (zk-check-on work))))))))
+
+(deftest nemesis-check-fails-runs-whose-faults-did-not-happen
+  (let [nem (fn [f value] {:type :info :process :nemesis :f f :value value})]
+    (testing "faults that were injected and healed"
+      (let [r (checker/nemesis-check [(nem :PartitionStart {:fault :partition-leader :fault-id 0 :grudge {}})
+                                      (nem :PartitionRecover {:fault :partition-leader :fault-id 0 :grudge {}})])]
+        (is (true? (:valid? r)))
+        (is (= 1 (:faults r)))))
+    (testing "a fault the nemesis could not inject (the ssh backend's missing chain) is not a pass"
+      (let [r (checker/nemesis-check
+               [(assoc (nem :PartitionStart {:fault :partition-halves :fault-id 0
+                                             :error "iptables on n2 failed: iptables: No chain/target/match by that name."})
+                       :index 7)
+                (nem :PartitionRecover {:fault :partition-halves :fault-id 0})])]
+        (is (= :unknown (:valid? r)))
+        (is (= 1 (:error-count r)))
+        (is (= 7 (:index (first (:errors r)))))))))
