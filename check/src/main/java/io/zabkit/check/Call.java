@@ -58,6 +58,8 @@ final class Call {
   boolean infoConsumed;
   /** An :info create that filled a sequence-number gap of its parent: its cversion increment is already counted. */
   boolean numberTaken;
+  /** For a resolved :info sequential create: the name an observation gave its node (prefix + number), or null. */
+  String namedPath;
   /** For {@link #numberTaken}: completion time of the sequential create whose reply showed the gap. */
   long numberBefore;
 

@@ -80,19 +80,37 @@ final class InfoWrites {
       if (knownZxid.test(z)) continue;
       Observation o = e.getValue();
       boolean children = CHILD_CHANGE.equals(o.event);
-      List<Call> candidates = children ? byParent.get(o.path) : byPath.get(o.path);
-      if (candidates == null) continue;
-      for (Call c : candidates) {
-        if (c.resolvedZxid >= 0 || c.infoConsumed || c.invokeTime > o.completeTime) continue;
-        if (!fits(c, o, children)) continue;
-        c.resolvedZxid = z;
-        if (c.multi != null) {
-          c.multi.resolvedZxid = z;
-          for (Call sibling : c.multi.subs) sibling.resolvedZxid = z;
-        }
-        break;
-      }
+      if (place(children ? byParent.get(o.path) : byPath.get(o.path), o, z, children, null)) continue;
+      // a sequential create is indexed by the prefix it was invoked with: a creation that names prefix + number
+      // places an :info sequential create of that prefix (the replay checks the number against the parent's cversion)
+      String prefix = children || !(o.creation || "node-created".equals(o.event)) ? null : sequencePrefix(o.path);
+      if (prefix != null) place(byPath.get(prefix), o, z, false, o.path);
     }
+  }
+
+  /** Places the first candidate that fits the observation at {@code z}; {@code named} is the sequential name seen. */
+  private static boolean place(List<Call> candidates, Observation o, long z, boolean children, String named) {
+    if (candidates == null) return false;
+    for (Call c : candidates) {
+      if (c.resolvedZxid >= 0 || c.infoConsumed || c.invokeTime > o.completeTime) continue;
+      if (named != null ? !(c.kind == Call.Kind.CREATE && c.sequential() && c.multi == null) : !fits(c, o, children)) continue;
+      c.resolvedZxid = z;
+      c.namedPath = named;
+      if (c.multi != null) {
+        c.multi.resolvedZxid = z;
+        for (Call sibling : c.multi.subs) sibling.resolvedZxid = z;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /** The prefix of a sequential name (path ending in ten digits), or null. */
+  static String sequencePrefix(String path) {
+    int n = path.length();
+    if (n < 11) return null;
+    for (int i = n - 10; i < n; i++) if (!Character.isDigit(path.charAt(i))) return null;
+    return path.substring(0, n - 10);
   }
 
   private static boolean fits(Call c, Observation o, boolean children) {

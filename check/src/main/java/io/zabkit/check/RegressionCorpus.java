@@ -92,8 +92,27 @@ public final class RegressionCorpus {
         new Case("info-create-placed-by-node-created-event",
             "a node-created event names the :info create of /k/c and its zxid, which the parent's pzxid alone"
                 + " would give to an earlier :info delete under /k (simulator ensemble, seed 168)",
-            PLACED_BY_CREATED_EVENT));
+            PLACED_BY_CREATED_EVENT),
+        new Case("info-sequential-create-placed-by-the-name-an-event-gives",
+            "a node-created event names /k/s-0000000000, which no create op names: the :info sequential create of"
+                + " prefix /k/s- made it there, and the next sequential name follows it (simulator ensemble, seed 5)",
+            SEQUENTIAL_NAMED_BY_EVENT));
   }
+
+  /** ZkCheckerTest: a name whose number does not fit the parent's cversion there places nothing. */
+  static final String SEQUENTIAL_NAMED_BY_EVENT = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 2 :f :exists :path "/k/s-0000000000" :watch true :time 2}
+      {:type :ok :process 1 :session 2 :f :exists :path "/k/s-0000000000" :value false :watch true :time 3 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :create :path "/k/s-" :value {:data "s" :mode :persistent-sequential} :time 4}
+      {:type :info :process 0 :session 1 :f :create :path "/k/s-" :value {:data "s" :mode :persistent-sequential} :time 5 :error :connection-loss}
+      {:type :ok :process 2 :session 2 :f :watch-event :path "/k/s-0000000000" :value {:event :node-created :path "/k/s-0000000000"} :time 6 :zxid 2}
+      {:type :invoke :process 1 :session 2 :f :get-children :path "/k" :time 7}
+      {:type :ok :process 1 :session 2 :f :get-children :path "/k" :value ["s-0000000000"] :time 8 :zxid 2}
+      {:type :invoke :process 3 :session 3 :f :create :path "/k/s-" :value {:data "t" :mode :persistent-sequential} :time 9}
+      {:type :ok :process 3 :session 3 :f :create :path "/k/s-" :value {:data "t" :mode :persistent-sequential :created-path "/k/s-0000000001"} :time 10 :zxid 3}
+      """;
 
   /** ZkCheckerTest: an event naming a path no :info write creates explains nothing. */
   static final String PLACED_BY_CREATED_EVENT = """

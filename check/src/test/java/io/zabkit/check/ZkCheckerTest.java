@@ -187,6 +187,16 @@ class ZkCheckerTest {
   }
 
   @Test
+  void aSequentialNameAnEventGivesPlacesAnInfoSequentialCreateOnlyIfTheNumberFits() {
+    String history = RegressionCorpus.SEQUENTIAL_NAMED_BY_EVENT;
+    assertTrue(check(history).valid(), check(history).table());
+    Result wrongNumber = check(history.replace("s-0000000000", "s-0000000005"));
+    assertTrue(wrongNumber.failed().contains(Property.LinearizableWrites), wrongNumber.table());
+    Result otherPrefix = check(history.replace("s-0000000000", "t-0000000000"));
+    assertFalse(otherPrefix.valid(), otherPrefix.table());
+  }
+
+  @Test
   void jepsenRegisterAliasesAreUnderstood() {
     String ok = CREATE_R + """
         {:type :invoke :process 0 :session 1 :f :write :path "/r" :value 3 :time 2}
