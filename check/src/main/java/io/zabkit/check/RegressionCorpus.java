@@ -96,8 +96,32 @@ public final class RegressionCorpus {
         new Case("info-sequential-create-placed-by-the-name-an-event-gives",
             "a node-created event names /k/s-0000000000, which no create op names: the :info sequential create of"
                 + " prefix /k/s- made it there, and the next sequential name follows it (simulator ensemble, seed 5)",
-            SEQUENTIAL_NAMED_BY_EVENT));
+            SEQUENTIAL_NAMED_BY_EVENT),
+        new Case("set-watches-events-in-watch-list-order",
+            "after a reconnect, SetWatches fires the missed changes in the order of its watch lists (data watches,"
+                + " then exist watches), not in zxid order: /k's data change at zxid 3, then /a's creation at zxid 2"
+                + " (simulator ensemble, seed 13)",
+            SET_WATCHES_ORDER));
   }
+
+  /** ZkCheckerTest: the same two events out of zxid order outside a reconnect's SetWatches are rejected. */
+  static final String SET_WATCHES_ORDER = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 2 :f :exists :path "/a" :watch true :time 2}
+      {:type :ok :process 1 :session 2 :f :exists :path "/a" :value false :watch true :time 3 :zxid 1}
+      {:type :invoke :process 1 :session 2 :f :get-data :path "/k" :watch true :time 4}
+      {:type :ok :process 1 :session 2 :f :get-data :path "/k" :value "a" :watch true :time 5 :zxid 1 :stat {:czxid 1 :mzxid 1 :version 0}}
+      {:type :invoke :process 0 :session 1 :f :create :path "/a" :value {:data "x" :mode :persistent} :time 6}
+      {:type :ok :process 0 :session 1 :f :create :path "/a" :value {:data "x" :mode :persistent :created-path "/a"} :time 7 :zxid 2}
+      {:type :invoke :process 0 :session 1 :f :set-data :path "/k" :value "b" :version -1 :time 8}
+      {:type :ok :process 0 :session 1 :f :set-data :path "/k" :value "b" :version -1 :time 9 :zxid 3}
+      {:type :ok :process 1 :session 2 :f :connect :time 10}
+      {:type :ok :process 1 :session 2 :f :watch-event :path "/k" :value {:event :node-data-changed :path "/k"} :time 11 :zxid 3}
+      {:type :ok :process 1 :session 2 :f :watch-event :path "/a" :value {:event :node-created :path "/a"} :time 12 :zxid 2}
+      {:type :invoke :process 1 :session 2 :f :get-data :path "/k" :time 13}
+      {:type :ok :process 1 :session 2 :f :get-data :path "/k" :value "b" :time 14 :zxid 3 :stat {:czxid 1 :mzxid 3 :version 1}}
+      """;
 
   /** ZkCheckerTest: a name whose number does not fit the parent's cversion there places nothing. */
   static final String SEQUENTIAL_NAMED_BY_EVENT = """

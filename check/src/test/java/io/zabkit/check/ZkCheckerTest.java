@@ -197,6 +197,24 @@ class ZkCheckerTest {
   }
 
   @Test
+  void onlyTheEventsSetWatchesFiresMayArriveOutOfZxidOrder() {
+    String history = RegressionCorpus.SET_WATCHES_ORDER;
+    String reconnect = "{:type :ok :process 1 :session 2 :f :connect :time 10}\n";
+    assertTrue(history.contains(reconnect));
+    assertTrue(check(history).valid(), check(history).table());
+    // no reconnect: the events are ordinary deliveries
+    Result noReconnect = check(history.replace(reconnect, ""));
+    assertEquals(List.of(Property.WatchOrdering), noReconnect.failed(), noReconnect.table());
+    assertTrue(noReconnect.table().contains("delivered after an event at zxid 0x3"), noReconnect.table());
+    // a reply after the reconnect ends SetWatches' events: later ones are ordered again
+    Result afterReply = check(history.replace(reconnect, reconnect
+        + "{:type :invoke :process 1 :session 2 :f :exists :path \"/z\" :time 10}\n"
+        + "{:type :ok :process 1 :session 2 :f :exists :path \"/z\" :value false :time 10 :zxid 1}\n"));
+    assertEquals(List.of(Property.WatchOrdering), afterReply.failed(), afterReply.table());
+    assertTrue(afterReply.table().contains("delivered after an event at zxid 0x3"), afterReply.table());
+  }
+
+  @Test
   void jepsenRegisterAliasesAreUnderstood() {
     String ok = CREATE_R + """
         {:type :invoke :process 0 :session 1 :f :write :path "/r" :value 3 :time 2}
