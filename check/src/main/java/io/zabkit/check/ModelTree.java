@@ -434,7 +434,7 @@ final class ModelTree {
       // a plain one too). Which sequential create took which number is known only when all of them share a
       // prefix; otherwise their nodes appear when an observation names them. A plain create's node is its own
       // path, created only when an observation needs it (InfoWrites): it is one guess among the candidates.
-      boolean onePrefix = lost.stream().allMatch(Call::sequential) && lost.stream().map(c -> c.path).distinct().count() == 1;
+      boolean onePrefix = lost.stream().allMatch(c -> c.sequential() && !c.prefixUnknown) && lost.stream().map(c -> c.path).distinct().count() == 1;
       long next = parent.cversion;
       for (Call c : lost) {
         String lostName = c.path + String.format("%010d", next++);

@@ -101,8 +101,27 @@ public final class RegressionCorpus {
             "after a reconnect, SetWatches fires the missed changes in the order of its watch lists (data watches,"
                 + " then exist watches), not in zxid order: /k's data change at zxid 3, then /a's creation at zxid 2"
                 + " (simulator ensemble, seed 13)",
-            SET_WATCHES_ORDER));
+            SET_WATCHES_ORDER),
+        new Case("info-sequential-create-invoked-with-its-parent-fills-a-gap",
+            "the campaign's session workload invokes a sequential create with the parent /session and names the prefix"
+                + " only in an ok reply: its :info create of \"/session\" took number 1 of /session, not a node under /"
+                + " (fault campaigns zabkit-session-kill-n3, zabkit-session-n5, zookeeper-session-partition-n3)",
+            SEQUENTIAL_INVOKED_WITH_PARENT));
   }
+
+  /** ZkCheckerTest: without the :info create, or with one invoked too late, the gap is a violation. */
+  static final String SEQUENTIAL_INVOKED_WITH_PARENT = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/session" :value {:data "" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/session" :value {:data "" :mode :persistent :created-path "/session"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :create :path "/session" :value {:mode :ephemeral-sequential} :time 2}
+      {:type :ok :process 0 :session 1 :f :create :path "/session/e-1-" :value {:mode :ephemeral-sequential :data "" :created-path "/session/e-1-0000000000"} :time 3 :zxid 2}
+      {:type :invoke :process 1 :session 2 :f :create :path "/session" :value {:mode :ephemeral-sequential} :time 4}
+      {:type :info :process 1 :session 2 :f :create :path "/session" :value {:mode :ephemeral-sequential} :time 5 :error :connection-loss}
+      {:type :invoke :process 2 :session 3 :f :create :path "/session" :value {:mode :ephemeral-sequential} :time 6}
+      {:type :ok :process 2 :session 3 :f :create :path "/session/e-3-" :value {:mode :ephemeral-sequential :data "" :created-path "/session/e-3-0000000002"} :time 7 :zxid 4}
+      {:type :invoke :process 2 :session 3 :f :exists :path "/session/e-3-0000000002" :time 8}
+      {:type :ok :process 2 :session 3 :f :exists :path "/session/e-3-0000000002" :value true :time 9 :zxid 4 :stat {:czxid 4 :mzxid 4 :pzxid 4 :version 0 :ephemeral-owner 3}}
+      """;
 
   /** ZkCheckerTest: the same two events out of zxid order outside a reconnect's SetWatches are rejected. */
   static final String SET_WATCHES_ORDER = """

@@ -215,6 +215,20 @@ class ZkCheckerTest {
   }
 
   @Test
+  void anInfoSequentialCreateInvokedWithItsParentFillsOnlyAGapItCouldHaveTaken() {
+    String history = RegressionCorpus.SEQUENTIAL_INVOKED_WITH_PARENT;
+    assertTrue(check(history).valid(), check(history).table());
+    String info = "{:type :invoke :process 1 :session 2 :f :create :path \"/session\" :value {:mode :ephemeral-sequential} :time 4}\n"
+        + "{:type :info :process 1 :session 2 :f :create :path \"/session\" :value {:mode :ephemeral-sequential} :time 5 :error :connection-loss}\n";
+    assertTrue(history.contains(info));
+    Result noInfo = check(history.replace(info, ""));
+    assertEquals(List.of(Property.LinearizableWrites), noInfo.failed(), noInfo.table());
+    // invoked after the create that shows the gap completed: it cannot have taken the number
+    Result tooLate = check(history.replace(info, "") + info.replace(":time 4", ":time 10").replace(":time 5", ":time 11"));
+    assertEquals(List.of(Property.LinearizableWrites), tooLate.failed(), tooLate.table());
+  }
+
+  @Test
   void jepsenRegisterAliasesAreUnderstood() {
     String ok = CREATE_R + """
         {:type :invoke :process 0 :session 1 :f :write :path "/r" :value 3 :time 2}
