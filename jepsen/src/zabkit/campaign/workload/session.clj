@@ -28,16 +28,18 @@
   (setup! [_ test] (c/ensure-path! test conn root))
   (invoke! [_ test op]
     (let [^ZooKeeper zk (:zk conn)
-          op (assoc op :session (:session conn))]
+          op (assoc op :session (:session conn))
+          ;; :path of a sequential create is the prefix it names (check/README.md), whatever the outcome: an :info
+          ;; create that kept the parent's path would stand for a node under / in zk-check's replay
+          op (cond-> op (= :create (:f op)) (assoc :path (format "%s/e-%x-" root (:session conn))))]
       (try
         (case (:f op)
           :create (let [st (Stat.)
-                        prefix (format "%s/e-%x-" root (:session conn))
+                        prefix (:path op)
                         p (.create zk prefix (byte-array 0) c/acl
                                    (c/create-mode :ephemeral-sequential) st)]
                     (reset! mine p)
-                    ;; :path of a sequential create is the prefix it named (check/README.md)
-                    (assoc op :type :ok :path prefix :value (assoc (:value op) :data "" :created-path p) :zxid (.getCzxid st)
+                    (assoc op :type :ok :value (assoc (:value op) :data "" :created-path p) :zxid (.getCzxid st)
                            :stat (c/stat->map st)))
           :exists (let [p (or (:path op) @mine)
                         st (.exists zk ^String p false)]

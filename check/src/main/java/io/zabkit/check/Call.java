@@ -58,6 +58,14 @@ final class Call {
   boolean infoConsumed;
   /** An :info create that filled a sequence-number gap of its parent: its cversion increment is already counted. */
   boolean numberTaken;
+  /**
+   * An :info sequential create whose {@link #path} is its parent, not its prefix: the history's client named the
+   * parent in the invocation and the prefix only in an ok reply. It can take a sequence number of that parent; its
+   * node's name is unknown.
+   */
+  boolean prefixUnknown;
+  /** For a resolved :info sequential create: the name an observation gave its node (prefix + number), or null. */
+  String namedPath;
   /** For {@link #numberTaken}: completion time of the sequential create whose reply showed the gap. */
   long numberBefore;
 

@@ -20,7 +20,18 @@ final class InfoWrites {
   private final Map<String, List<Call>> createsByParent = new HashMap<>();
   private final Map<String, List<Call>> byParent = new HashMap<>();
   private final Map<Long, Call> unknownSessionEnds = new HashMap<>();
+  /** :info sequential creates whose completion repeats the invoked path: indexed once the whole history is read. */
+  private final List<Call> unsettled = new ArrayList<>();
+  /** Invoked paths of ok sequential creates whose reply named a prefix under that path (the path was the parent). */
+  private final java.util.Set<String> parentNamingInvocations = new java.util.HashSet<>();
   private int count;
+
+  /** Notes an ok sequential create whose invocation named its parent and whose reply named the prefix under it. */
+  void noteCompleted(Call c) {
+    if (c.kind != Call.Kind.CREATE || !c.sequential() || c.outcome != Op.Type.OK || c.invoke == null) return;
+    String invoked = c.invoke.path();
+    if (invoked != null && !invoked.equals(c.path) && ModelTree.parent(c.path).equals(invoked)) parentNamingInvocations.add(invoked);
+  }
 
   void add(Call c) {
     if (c.kind == Call.Kind.SESSION_EXPIRED || c.kind == Call.Kind.CLOSE_SESSION) {
@@ -35,7 +46,26 @@ final class InfoWrites {
     }
     if (c.path == null) return;
     count++;
-    index(c);
+    if (c.kind == Call.Kind.CREATE && c.sequential()) unsettled.add(c);
+    else index(c);
+  }
+
+  /**
+   * Indexes the :info sequential creates. One invoked with a path that ok sequential creates of the history show to
+   * be their parent (the client named the prefix only in ok replies) counts for that parent's sequence numbers
+   * alone: taken as a prefix, it would name a node the client never asked for.
+   */
+  private void settle() {
+    for (Call c : unsettled) {
+      String invoked = c.invoke != null ? c.invoke.path() : null;
+      if (c.path.equals(invoked) && parentNamingInvocations.contains(c.path)) {
+        c.prefixUnknown = true;
+        createsByParent.computeIfAbsent(c.path, k -> new ArrayList<>()).add(c);
+      } else {
+        index(c);
+      }
+    }
+    unsettled.clear();
   }
 
   private void index(Call c) {
@@ -74,25 +104,44 @@ final class InfoWrites {
 
   /** Places :info writes at the zxids that reads or watch events observed but no known write explains. */
   void resolve(Map<Long, Observation> observed, java.util.function.LongPredicate knownZxid) {
+    settle();
     if (count == 0) return;
     for (Map.Entry<Long, Observation> e : observed.entrySet()) {
       long z = e.getKey();
       if (knownZxid.test(z)) continue;
       Observation o = e.getValue();
       boolean children = CHILD_CHANGE.equals(o.event);
-      List<Call> candidates = children ? byParent.get(o.path) : byPath.get(o.path);
-      if (candidates == null) continue;
-      for (Call c : candidates) {
-        if (c.resolvedZxid >= 0 || c.infoConsumed || c.invokeTime > o.completeTime) continue;
-        if (!fits(c, o, children)) continue;
-        c.resolvedZxid = z;
-        if (c.multi != null) {
-          c.multi.resolvedZxid = z;
-          for (Call sibling : c.multi.subs) sibling.resolvedZxid = z;
-        }
-        break;
-      }
+      if (place(children ? byParent.get(o.path) : byPath.get(o.path), o, z, children, null)) continue;
+      // a sequential create is indexed by the prefix it was invoked with: a creation that names prefix + number
+      // places an :info sequential create of that prefix (the replay checks the number against the parent's cversion)
+      String prefix = children || !(o.creation || "node-created".equals(o.event)) ? null : sequencePrefix(o.path);
+      if (prefix != null) place(byPath.get(prefix), o, z, false, o.path);
     }
+  }
+
+  /** Places the first candidate that fits the observation at {@code z}; {@code named} is the sequential name seen. */
+  private static boolean place(List<Call> candidates, Observation o, long z, boolean children, String named) {
+    if (candidates == null) return false;
+    for (Call c : candidates) {
+      if (c.resolvedZxid >= 0 || c.infoConsumed || c.invokeTime > o.completeTime) continue;
+      if (named != null ? !(c.kind == Call.Kind.CREATE && c.sequential() && c.multi == null) : !fits(c, o, children)) continue;
+      c.resolvedZxid = z;
+      c.namedPath = named;
+      if (c.multi != null) {
+        c.multi.resolvedZxid = z;
+        for (Call sibling : c.multi.subs) sibling.resolvedZxid = z;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /** The prefix of a sequential name (path ending in ten digits), or null. */
+  static String sequencePrefix(String path) {
+    int n = path.length();
+    if (n < 11) return null;
+    for (int i = n - 10; i < n; i++) if (!Character.isDigit(path.charAt(i))) return null;
+    return path.substring(0, n - 10);
   }
 
   private static boolean fits(Call c, Observation o, boolean children) {

@@ -386,9 +386,15 @@ final class ModelTree {
     if (!parent.exists) modelError = "no-node";
     else if (current(name).exists) modelError = "node-exists";
     else if (parent.ephemeralOwner != 0) modelError = "no-children-for-ephemerals";
+    if (!observed(w) && w.sequential() && w.namedPath != null && !w.namedPath.equals(name) && modelError == null) {
+      // an observation named this :info create's node: its number must fit the parent's cversion here
+      name = explainSequence(w, z, parentPath, parent, name, w.namedPath);
+      parent = current(parentPath);
+      if (current(name).exists) return;
+    }
     if (observed(w)) {
       if (w.outcome == Op.Type.OK && w.sequential() && w.createdPath != null && !w.createdPath.equals(name)) {
-        name = explainSequence(w, z, parentPath, parent, name);
+        name = explainSequence(w, z, parentPath, parent, name, w.createdPath);
         parent = current(parentPath);
         modelError = current(name).exists ? "node-exists" : modelError;
       }
@@ -412,15 +418,15 @@ final class ModelTree {
   }
 
   /** An ok sequential create returned another name than the parent's cversion gives: reuse, or :info creates. */
-  private String explainSequence(Call w, long z, String parentPath, Snap parent, String expected) {
+  private String explainSequence(Call w, long z, String parentPath, Snap parent, String expected, String created) {
     Map<String, Call> used = sequentialNames.get(parentPath);
-    Call prior = used == null ? null : used.get(w.createdPath);
+    Call prior = used == null ? null : used.get(created);
     if (prior != null) {
-      findings.violation(Property.SequentialUniqueness, "sequential name " + w.createdPath + " handed out twice: at zxid "
+      findings.violation(Property.SequentialUniqueness, "sequential name " + created + " handed out twice: at zxid "
           + Findings.hex(prior.effectiveZxid()) + " and at zxid " + Findings.hex(z), prior, w);
-      return w.createdPath;
+      return created;
     }
-    long seen = sequenceOf(w.createdPath, w.path);
+    long seen = sequenceOf(created, w.path);
     long gap = seen - parent.cversion;
     List<Call> lost = seen >= 0 && gap > 0 ? info.consumeChildCreates(parentPath, gap, w.completeTime) : null;
     if (lost != null) {
@@ -428,7 +434,7 @@ final class ModelTree {
       // a plain one too). Which sequential create took which number is known only when all of them share a
       // prefix; otherwise their nodes appear when an observation names them. A plain create's node is its own
       // path, created only when an observation needs it (InfoWrites): it is one guess among the candidates.
-      boolean onePrefix = lost.stream().allMatch(Call::sequential) && lost.stream().map(c -> c.path).distinct().count() == 1;
+      boolean onePrefix = lost.stream().allMatch(c -> c.sequential() && !c.prefixUnknown) && lost.stream().map(c -> c.path).distinct().count() == 1;
       long next = parent.cversion;
       for (Call c : lost) {
         String lostName = c.path + String.format("%010d", next++);
@@ -436,12 +442,12 @@ final class ModelTree {
       }
       Snap p = current(parentPath);
       if (p.cversion < seen) logFor(parentPath).add(p.withChildren(z, seen, p.pzxid, p.numChildren, p.childHash, w));
-      return w.createdPath;
+      return created;
     }
     findings.violation(Property.LinearizableWrites, "sequential create at zxid " + Findings.hex(z) + " returned "
-        + w.createdPath + " but the parent's cversion there is " + parent.cversion + " (expected " + expected + ")",
+        + created + " but the parent's cversion there is " + parent.cversion + " (expected " + expected + ")",
         w, parent.cause);
-    return w.createdPath;
+    return created;
   }
 
   static long sequenceOf(String created, String prefix) {

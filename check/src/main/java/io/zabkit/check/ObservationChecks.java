@@ -44,6 +44,14 @@ final class ObservationChecks {
     Call syncWrite;
     long lastEventZxid = -1;
     Call lastEvent;
+    /**
+     * From a reconnect of this session until its next reply: the events SetWatches fires. ZooKeeper's
+     * DataTree.setWatches fires them in the order of its watch lists (data, then exist, then child watches), not in
+     * zxid order, so among themselves they are only checked against {@link #floorBeforeReconnect}.
+     */
+    boolean setWatchesWindow;
+    long floorBeforeReconnect = -1;
+    Call floorEvent;
     final Map<String, Watch> watches = new HashMap<>();
     final PriorityQueue<Watch> byDue = new PriorityQueue<>((a, b) -> Long.compare(a.due, b.due));
     final Map<String, Call> lastFired = new HashMap<>();
@@ -71,6 +79,9 @@ final class ObservationChecks {
   }
 
   void accept(Call c) {
+    if (c.kind != Call.Kind.WATCH_EVENT && c.kind != Call.Kind.CONNECT && c.invoke != null && c.outcome != Op.Type.INFO) {
+      session(c).setWatchesWindow = false; // a reply: SetWatches' events, sent before it, are over
+    }
     switch (c.kind) {
       case WATCH_EVENT -> event(c);
       case SESSION_EXPIRED, CLOSE_SESSION -> {
@@ -80,7 +91,13 @@ final class ObservationChecks {
       case GET_DATA, EXISTS, GET_CHILDREN -> read(c);
       case MULTI_READ -> readMulti(c);
       case CONNECT -> {
-        if (c.session != null) for (Watch w : session(c).watches.values()) w.resumed = true;
+        if (c.session != null && sessions.containsKey(c.session)) {
+          Session s = session(c);
+          for (Watch w : s.watches.values()) w.resumed = true;
+          s.setWatchesWindow = true;
+          s.floorBeforeReconnect = s.lastEventZxid;
+          s.floorEvent = s.lastEvent;
+        }
       }
       case ADD_WATCH -> {
         addWatch(c);
@@ -386,9 +403,10 @@ final class ObservationChecks {
       return;
     }
     Long ez = e.zxid;
-    if (ez != null && ez < s.lastEventZxid) {
+    long floor = s.setWatchesWindow ? s.floorBeforeReconnect : s.lastEventZxid;
+    if (ez != null && ez < floor) {
       findings.violation(Property.WatchOrdering, "watch event at zxid " + Findings.hex(ez) + " delivered after an event at zxid "
-          + Findings.hex(s.lastEventZxid), s.lastEvent, e);
+          + Findings.hex(floor), s.setWatchesWindow ? s.floorEvent : s.lastEvent, e);
     }
     Watch data = live(s, "d" + path);
     Watch child = live(s, "c" + path);

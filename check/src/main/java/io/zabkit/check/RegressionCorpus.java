@@ -92,8 +92,70 @@ public final class RegressionCorpus {
         new Case("info-create-placed-by-node-created-event",
             "a node-created event names the :info create of /k/c and its zxid, which the parent's pzxid alone"
                 + " would give to an earlier :info delete under /k (simulator ensemble, seed 168)",
-            PLACED_BY_CREATED_EVENT));
+            PLACED_BY_CREATED_EVENT),
+        new Case("info-sequential-create-placed-by-the-name-an-event-gives",
+            "a node-created event names /k/s-0000000000, which no create op names: the :info sequential create of"
+                + " prefix /k/s- made it there, and the next sequential name follows it (simulator ensemble, seed 5)",
+            SEQUENTIAL_NAMED_BY_EVENT),
+        new Case("set-watches-events-in-watch-list-order",
+            "after a reconnect, SetWatches fires the missed changes in the order of its watch lists (data watches,"
+                + " then exist watches), not in zxid order: /k's data change at zxid 3, then /a's creation at zxid 2"
+                + " (simulator ensemble, seed 13)",
+            SET_WATCHES_ORDER),
+        new Case("info-sequential-create-invoked-with-its-parent-fills-a-gap",
+            "the campaign's session workload invokes a sequential create with the parent /session and names the prefix"
+                + " only in an ok reply: its :info create of \"/session\" took number 1 of /session, not a node under /"
+                + " (fault campaigns zabkit-session-kill-n3, zabkit-session-n5, zookeeper-session-partition-n3)",
+            SEQUENTIAL_INVOKED_WITH_PARENT));
   }
+
+  /** ZkCheckerTest: without the :info create, or with one invoked too late, the gap is a violation. */
+  static final String SEQUENTIAL_INVOKED_WITH_PARENT = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/session" :value {:data "" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/session" :value {:data "" :mode :persistent :created-path "/session"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :create :path "/session" :value {:mode :ephemeral-sequential} :time 2}
+      {:type :ok :process 0 :session 1 :f :create :path "/session/e-1-" :value {:mode :ephemeral-sequential :data "" :created-path "/session/e-1-0000000000"} :time 3 :zxid 2}
+      {:type :invoke :process 1 :session 2 :f :create :path "/session" :value {:mode :ephemeral-sequential} :time 4}
+      {:type :info :process 1 :session 2 :f :create :path "/session" :value {:mode :ephemeral-sequential} :time 5 :error :connection-loss}
+      {:type :invoke :process 2 :session 3 :f :create :path "/session" :value {:mode :ephemeral-sequential} :time 6}
+      {:type :ok :process 2 :session 3 :f :create :path "/session/e-3-" :value {:mode :ephemeral-sequential :data "" :created-path "/session/e-3-0000000002"} :time 7 :zxid 4}
+      {:type :invoke :process 2 :session 3 :f :exists :path "/session/e-3-0000000002" :time 8}
+      {:type :ok :process 2 :session 3 :f :exists :path "/session/e-3-0000000002" :value true :time 9 :zxid 4 :stat {:czxid 4 :mzxid 4 :pzxid 4 :version 0 :ephemeral-owner 3}}
+      """;
+
+  /** ZkCheckerTest: the same two events out of zxid order outside a reconnect's SetWatches are rejected. */
+  static final String SET_WATCHES_ORDER = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 2 :f :exists :path "/a" :watch true :time 2}
+      {:type :ok :process 1 :session 2 :f :exists :path "/a" :value false :watch true :time 3 :zxid 1}
+      {:type :invoke :process 1 :session 2 :f :get-data :path "/k" :watch true :time 4}
+      {:type :ok :process 1 :session 2 :f :get-data :path "/k" :value "a" :watch true :time 5 :zxid 1 :stat {:czxid 1 :mzxid 1 :version 0}}
+      {:type :invoke :process 0 :session 1 :f :create :path "/a" :value {:data "x" :mode :persistent} :time 6}
+      {:type :ok :process 0 :session 1 :f :create :path "/a" :value {:data "x" :mode :persistent :created-path "/a"} :time 7 :zxid 2}
+      {:type :invoke :process 0 :session 1 :f :set-data :path "/k" :value "b" :version -1 :time 8}
+      {:type :ok :process 0 :session 1 :f :set-data :path "/k" :value "b" :version -1 :time 9 :zxid 3}
+      {:type :ok :process 1 :session 2 :f :connect :time 10}
+      {:type :ok :process 1 :session 2 :f :watch-event :path "/k" :value {:event :node-data-changed :path "/k"} :time 11 :zxid 3}
+      {:type :ok :process 1 :session 2 :f :watch-event :path "/a" :value {:event :node-created :path "/a"} :time 12 :zxid 2}
+      {:type :invoke :process 1 :session 2 :f :get-data :path "/k" :time 13}
+      {:type :ok :process 1 :session 2 :f :get-data :path "/k" :value "b" :time 14 :zxid 3 :stat {:czxid 1 :mzxid 3 :version 1}}
+      """;
+
+  /** ZkCheckerTest: a name whose number does not fit the parent's cversion there places nothing. */
+  static final String SEQUENTIAL_NAMED_BY_EVENT = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 2 :f :exists :path "/k/s-0000000000" :watch true :time 2}
+      {:type :ok :process 1 :session 2 :f :exists :path "/k/s-0000000000" :value false :watch true :time 3 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :create :path "/k/s-" :value {:data "s" :mode :persistent-sequential} :time 4}
+      {:type :info :process 0 :session 1 :f :create :path "/k/s-" :value {:data "s" :mode :persistent-sequential} :time 5 :error :connection-loss}
+      {:type :ok :process 2 :session 2 :f :watch-event :path "/k/s-0000000000" :value {:event :node-created :path "/k/s-0000000000"} :time 6 :zxid 2}
+      {:type :invoke :process 1 :session 2 :f :get-children :path "/k" :time 7}
+      {:type :ok :process 1 :session 2 :f :get-children :path "/k" :value ["s-0000000000"] :time 8 :zxid 2}
+      {:type :invoke :process 3 :session 3 :f :create :path "/k/s-" :value {:data "t" :mode :persistent-sequential} :time 9}
+      {:type :ok :process 3 :session 3 :f :create :path "/k/s-" :value {:data "t" :mode :persistent-sequential :created-path "/k/s-0000000001"} :time 10 :zxid 3}
+      """;
 
   /** ZkCheckerTest: an event naming a path no :info write creates explains nothing. */
   static final String PLACED_BY_CREATED_EVENT = """

@@ -67,6 +67,7 @@ public final class ZkChecker {
 
     long ops = new Pairer(n -> report("pass 1 (pairing, FifoClientOrder, collecting writes): " + n + " operations")).run(history, c -> {
       fifo.accept(c);
+      info.noteCompleted(c);
       if (c.kind.isWrite()) {
         boolean placed = c.zxid != null && (c.outcome != Op.Type.INFO || c.kind == Call.Kind.SESSION_EXPIRED);
         if (placed) writes.add(c);
@@ -77,9 +78,7 @@ public final class ZkChecker {
     });
 
     writes.sort((a, b) -> Long.compare(a.effectiveZxid(), b.effectiveZxid()));
-    if (info.size() > 0) {
-      info.resolve(observed, z -> binaryHas(writes, z));
-    }
+    info.resolve(observed, z -> binaryHas(writes, z));
     observed.clear();
     List<Call> ordered = orderWrites(writes, history, info, findings);
     checkRealTime(ordered, findings);

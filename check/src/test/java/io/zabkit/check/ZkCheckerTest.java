@@ -187,6 +187,48 @@ class ZkCheckerTest {
   }
 
   @Test
+  void aSequentialNameAnEventGivesPlacesAnInfoSequentialCreateOnlyIfTheNumberFits() {
+    String history = RegressionCorpus.SEQUENTIAL_NAMED_BY_EVENT;
+    assertTrue(check(history).valid(), check(history).table());
+    Result wrongNumber = check(history.replace("s-0000000000", "s-0000000005"));
+    assertTrue(wrongNumber.failed().contains(Property.LinearizableWrites), wrongNumber.table());
+    Result otherPrefix = check(history.replace("s-0000000000", "t-0000000000"));
+    assertFalse(otherPrefix.valid(), otherPrefix.table());
+  }
+
+  @Test
+  void onlyTheEventsSetWatchesFiresMayArriveOutOfZxidOrder() {
+    String history = RegressionCorpus.SET_WATCHES_ORDER;
+    String reconnect = "{:type :ok :process 1 :session 2 :f :connect :time 10}\n";
+    assertTrue(history.contains(reconnect));
+    assertTrue(check(history).valid(), check(history).table());
+    // no reconnect: the events are ordinary deliveries
+    Result noReconnect = check(history.replace(reconnect, ""));
+    assertEquals(List.of(Property.WatchOrdering), noReconnect.failed(), noReconnect.table());
+    assertTrue(noReconnect.table().contains("delivered after an event at zxid 0x3"), noReconnect.table());
+    // a reply after the reconnect ends SetWatches' events: later ones are ordered again
+    Result afterReply = check(history.replace(reconnect, reconnect
+        + "{:type :invoke :process 1 :session 2 :f :exists :path \"/z\" :time 10}\n"
+        + "{:type :ok :process 1 :session 2 :f :exists :path \"/z\" :value false :time 10 :zxid 1}\n"));
+    assertEquals(List.of(Property.WatchOrdering), afterReply.failed(), afterReply.table());
+    assertTrue(afterReply.table().contains("delivered after an event at zxid 0x3"), afterReply.table());
+  }
+
+  @Test
+  void anInfoSequentialCreateInvokedWithItsParentFillsOnlyAGapItCouldHaveTaken() {
+    String history = RegressionCorpus.SEQUENTIAL_INVOKED_WITH_PARENT;
+    assertTrue(check(history).valid(), check(history).table());
+    String info = "{:type :invoke :process 1 :session 2 :f :create :path \"/session\" :value {:mode :ephemeral-sequential} :time 4}\n"
+        + "{:type :info :process 1 :session 2 :f :create :path \"/session\" :value {:mode :ephemeral-sequential} :time 5 :error :connection-loss}\n";
+    assertTrue(history.contains(info));
+    Result noInfo = check(history.replace(info, ""));
+    assertEquals(List.of(Property.LinearizableWrites), noInfo.failed(), noInfo.table());
+    // invoked after the create that shows the gap completed: it cannot have taken the number
+    Result tooLate = check(history.replace(info, "") + info.replace(":time 4", ":time 10").replace(":time 5", ":time 11"));
+    assertEquals(List.of(Property.LinearizableWrites), tooLate.failed(), tooLate.table());
+  }
+
+  @Test
   void jepsenRegisterAliasesAreUnderstood() {
     String ok = CREATE_R + """
         {:type :invoke :process 0 :session 1 :f :write :path "/r" :value 3 :time 2}
