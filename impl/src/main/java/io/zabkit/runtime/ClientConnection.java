@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayDeque;
 
 /**
  * One client socket on the loop thread: the bytes waiting to be written, in order, and whether the
@@ -18,15 +17,12 @@ final class ClientConnection {
     static final int OUTPUT_LOW_WATER_BYTES = 256 << 10;
     /** Replies and notifications already in flight can still arrive; beyond this the client is gone. */
     static final int OUTPUT_MAX_BYTES = 64 << 20;
-    private static final int GATHER_BUFFERS_MAX = 64;
 
     final long id;
     final SocketChannel channel;
     final SelectionKey key;
     final String remoteAddress;
-    private final ArrayDeque<ByteBuffer> output = new ArrayDeque<>();
-    /** Invariant: the sum of remaining() over output. */
-    private long outputBytes;
+    private final OutputQueue output = new OutputQueue();
     private boolean closeAfterFlush;
     private boolean throttled;
 
@@ -41,7 +37,6 @@ final class ClientConnection {
         assert !closeAfterFlush : "send after close on connection " + id;
         if (bytes.length > 0) {
             output.add(ByteBuffer.wrap(bytes));
-            outputBytes += bytes.length;
         }
     }
 
@@ -50,7 +45,7 @@ final class ClientConnection {
     }
 
     boolean overflowing() {
-        return outputBytes > OUTPUT_MAX_BYTES;
+        return output.bytes() > OUTPUT_MAX_BYTES;
     }
 
     /**
@@ -58,33 +53,14 @@ final class ClientConnection {
      * and the core asked to close it.
      */
     boolean flush() throws IOException {
-        ByteBuffer[] gather = new ByteBuffer[GATHER_BUFFERS_MAX];
-        while (!output.isEmpty()) {
-            int n = 0;
-            for (ByteBuffer b : output) {
-                if (n == gather.length) {
-                    break;
-                }
-                gather[n++] = b;
-            }
-            long written = channel.write(gather, 0, n);
-            outputBytes -= written;
-            while (!output.isEmpty() && !output.peekFirst().hasRemaining()) {
-                output.removeFirst();
-            }
-            if (written == 0) {
-                break; // the socket buffer is full: wait for OP_WRITE
-            }
-        }
-        assert outputBytes >= 0 && (outputBytes == 0) == output.isEmpty() : "output accounting off: " + outputBytes;
-        return output.isEmpty() && closeAfterFlush;
+        return output.flushTo(channel) && closeAfterFlush;
     }
 
     /** Interest ops for the selector, given whether the server as a whole takes more requests. */
     int interestOps(boolean serverAcceptsRequests) {
-        if (throttled && outputBytes < OUTPUT_LOW_WATER_BYTES) {
+        if (throttled && output.bytes() < OUTPUT_LOW_WATER_BYTES) {
             throttled = false;
-        } else if (!throttled && outputBytes > OUTPUT_HIGH_WATER_BYTES) {
+        } else if (!throttled && output.bytes() > OUTPUT_HIGH_WATER_BYTES) {
             throttled = true;
         }
         boolean read = serverAcceptsRequests && !throttled && !closeAfterFlush;
@@ -92,6 +68,6 @@ final class ClientConnection {
     }
 
     long outputBytes() {
-        return outputBytes;
+        return output.bytes();
     }
 }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,7 +19,6 @@ final class PeerLink {
     static final int MAGIC = 0x5a41424b;
     static final int HANDSHAKE_BYTES = 4 + 4 + 8;
     static final int READ_BYTES_PER_PASS = 64 << 10;
-    private static final int GATHER_BUFFERS_MAX = 64;
 
     enum State { CONNECTING, HANDSHAKING, OPEN }
 
@@ -30,8 +28,7 @@ final class PeerLink {
     /** The server at the other end; -1 for an accepted link until its handshake arrives. */
     long peer;
     State state;
-    private final ArrayDeque<ByteBuffer> output = new ArrayDeque<>();
-    private long outputBytes;
+    private final OutputQueue output = new OutputQueue();
     private ByteBuffer input = ByteBuffer.allocate(READ_BYTES_PER_PASS);
 
     PeerLink(SocketChannel channel, SelectionKey key, long peer, State state, long openedAtMs) {
@@ -49,40 +46,19 @@ final class PeerLink {
     void enqueueFrame(byte[] message) {
         output.add(ByteBuffer.allocate(4).putInt(message.length).flip());
         output.add(ByteBuffer.wrap(message));
-        outputBytes += 4L + message.length;
     }
 
     void enqueueRaw(byte[] bytes) {
         output.add(ByteBuffer.wrap(bytes));
-        outputBytes += bytes.length;
     }
 
     long outputBytes() {
-        return outputBytes;
+        return output.bytes();
     }
 
     /** Writes what the socket takes now; returns true when everything queued is out. */
     boolean flush() throws IOException {
-        ByteBuffer[] gather = new ByteBuffer[GATHER_BUFFERS_MAX];
-        while (!output.isEmpty()) {
-            int n = 0;
-            for (ByteBuffer b : output) {
-                if (n == gather.length) {
-                    break;
-                }
-                gather[n++] = b;
-            }
-            long written = channel.write(gather, 0, n);
-            outputBytes -= written;
-            while (!output.isEmpty() && !output.peekFirst().hasRemaining()) {
-                output.removeFirst();
-            }
-            if (written == 0) {
-                break;
-            }
-        }
-        assert outputBytes >= 0 && (outputBytes == 0) == output.isEmpty() : "peer output accounting off";
-        return output.isEmpty();
+        return output.flushTo(channel);
     }
 
     /** Reads once (at most {@link #READ_BYTES_PER_PASS} new bytes); returns false at end of stream. */
