@@ -85,7 +85,9 @@ final class ObservationChecks {
     switch (c.kind) {
       case WATCH_EVENT -> event(c);
       case SESSION_EXPIRED, CLOSE_SESSION -> {
-        if (c.outcome != Op.Type.FAIL) endSession(c);
+        // an :info close-session may not have happened: the watches stay (if it did, no event or reply follows)
+        boolean maybeNot = c.kind == Call.Kind.CLOSE_SESSION && c.outcome == Op.Type.INFO;
+        if (c.outcome != Op.Type.FAIL && !maybeNot) endSession(c);
       }
       case SYNC -> sync(c);
       case GET_DATA, EXISTS, GET_CHILDREN -> read(c);

@@ -106,7 +106,11 @@ public final class RegressionCorpus {
             "the campaign's session workload invokes a sequential create with the parent /session and names the prefix"
                 + " only in an ok reply: its :info create of \"/session\" took number 1 of /session, not a node under /"
                 + " (fault campaigns zabkit-session-kill-n3, zabkit-session-n5, zookeeper-session-partition-n3)",
-            SEQUENTIAL_INVOKED_WITH_PARENT));
+            SEQUENTIAL_INVOKED_WITH_PARENT),
+        new Case("info-close-session-keeps-watches",
+            "an :info close-session that did not take effect (the session reconnects and gets events) leaves its watches;"
+                + " a data watch then fires node-deleted when the node's owner closes (simulator ensemble, seed 120)",
+            INFO_CLOSE_KEEPS_WATCHES));
   }
 
   /** ZkCheckerTest: without the :info create, or with one invoked too late, the gap is a violation. */
@@ -256,6 +260,19 @@ public final class RegressionCorpus {
       {:type :info :process 1 :session 2 :f :delete :path "/e0" :version -1 :time 5 :error :connection-loss}
       {:type :invoke :process 2 :session 3 :f :multi :value [{:f :create :path "/e0" :data "b" :mode :ephemeral} {:f :check :path "/k" :version 5}] :time 6}
       {:type :fail :process 2 :session 3 :f :multi :value [{:f :create :path "/e0" :data "b" :mode :ephemeral} {:f :check :path "/k" :version 5 :error :bad-version}] :time 7 :zxid 4 :error :bad-version}
+      """;
+
+  static final String INFO_CLOSE_KEEPS_WATCHES = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral :created-path "/e"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 2 :f :exists :path "/e" :watch true :time 2}
+      {:type :ok :process 1 :session 2 :f :exists :path "/e" :value true :watch true :time 3 :zxid 1 :stat {:czxid 1 :mzxid 1 :version 0 :ephemeral-owner 1}}
+      {:type :invoke :process 2 :session 2 :f :close-session :time 4}
+      {:type :info :process 2 :session 2 :f :close-session :time 5 :error :connection-loss}
+      {:type :ok :process 3 :session 2 :f :connect :time 6}
+      {:type :invoke :process 0 :session 1 :f :close-session :time 7}
+      {:type :ok :process 0 :session 1 :f :close-session :time 8 :zxid 3}
+      {:type :ok :process 3 :session 2 :f :watch-event :path "/e" :value {:event :node-deleted :path "/e"} :time 9 :zxid 3}
       """;
 
   static List<Corpus.Entry> good() {

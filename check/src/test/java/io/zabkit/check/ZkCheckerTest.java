@@ -286,4 +286,15 @@ class ZkCheckerTest {
     assertEquals(a, b);
     assertFalse(a.equals(c));
   }
+
+  @Test
+  void anInfoCloseSessionKeepsTheSessionsWatches() {
+    String history = RegressionCorpus.INFO_CLOSE_KEEPS_WATCHES;
+    assertTrue(check(history).valid(), check(history).table());
+    // an ok close ended the session: its watches went with it, so the event has no watch
+    String info = "{:type :info :process 2 :session 2 :f :close-session :time 5 :error :connection-loss}";
+    assertTrue(history.contains(info));
+    Result closed = check(history.replace(info, "{:type :ok :process 2 :session 2 :f :close-session :time 5 :zxid 2}"));
+    assertEquals(List.of(Property.WatchOrdering), closed.failed(), closed.table());
+  }
 }
