@@ -25,6 +25,16 @@ final class InfoWrites {
   /** Invoked paths of ok sequential creates whose reply named a prefix under that path (the path was the parent). */
   private final java.util.Set<String> parentNamingInvocations = new java.util.HashSet<>();
   private int count;
+  /** Per session, the highest zxid at which a write of the session took effect (ok, or failed with a zxid). */
+  private final Map<Long, Long> lastWriteOfSession = new HashMap<>();
+
+  /**
+   * Notes a write of a session at a zxid. The leader checks the session of every request it logs, so the session
+   * was alive there: its end (close or expiry) comes after.
+   */
+  void noteSessionWrite(Long session, long zxid) {
+    if (session != null) lastWriteOfSession.merge(session, zxid, Math::max);
+  }
 
   /** Notes an ok sequential create whose invocation named its parent and whose reply named the prefix under it. */
   void noteCompleted(Call c) {
@@ -254,6 +264,8 @@ final class InfoWrites {
     if (end == null || end.resolvedZxid >= 0) return false;
     // a close-session cannot take effect before it was invoked (an expiry event only says it happened by then)
     if (end.invoke != null && end.invokeTime >= w.completeTime) return false;
+    // nor before a write of the session that the leader logged: the session was alive there
+    if (lastWriteOfSession.getOrDefault(node.ephemeralOwner, -1L) > z) return false;
     end.resolvedZxid = z;
     tree.endSession(end, node.ephemeralOwner, z, true);
     return true;

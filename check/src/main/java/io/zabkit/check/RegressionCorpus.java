@@ -110,7 +110,11 @@ public final class RegressionCorpus {
         new Case("info-close-session-keeps-watches",
             "an :info close-session that did not take effect (the session reconnects and gets events) leaves its watches;"
                 + " a data watch then fires node-deleted when the node's owner closes (simulator ensemble, seed 120)",
-            INFO_CLOSE_KEEPS_WATCHES));
+            INFO_CLOSE_KEEPS_WATCHES),
+        new Case("info-delete-explains-no-node-when-the-session-lives-on",
+            "a no-node delete of an ephemeral is explained by an :info delete, not by an :info close of its owner's session:"
+                + "the session wrote later, and the leader logs no request of a closed session (simulator ensemble, seed 80)",
+            SESSION_ALIVE_AFTER_INFO_CLOSE));
   }
 
   /** ZkCheckerTest: without the :info create, or with one invoked too late, the gap is a violation. */
@@ -273,6 +277,22 @@ public final class RegressionCorpus {
       {:type :invoke :process 0 :session 1 :f :close-session :time 7}
       {:type :ok :process 0 :session 1 :f :close-session :time 8 :zxid 3}
       {:type :ok :process 3 :session 2 :f :watch-event :path "/e" :value {:event :node-deleted :path "/e"} :time 9 :zxid 3}
+      """;
+
+  static final String SESSION_ALIVE_AFTER_INFO_CLOSE = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral :created-path "/e"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :create :path "/f" :value {:data "b" :mode :ephemeral} :time 2}
+      {:type :ok :process 0 :session 1 :f :create :path "/f" :value {:data "b" :mode :ephemeral :created-path "/f"} :time 3 :zxid 2}
+      {:type :invoke :process 1 :session 1 :f :delete :path "/e" :version -1 :time 4}
+      {:type :info :process 1 :session 1 :f :delete :path "/e" :version -1 :time 5 :error :connection-loss}
+      {:type :invoke :process 2 :session 1 :f :close-session :time 6}
+      {:type :info :process 2 :session 1 :f :close-session :time 7 :error :connection-loss}
+      {:type :ok :process 3 :session 1 :f :connect :time 8}
+      {:type :invoke :process 3 :session 1 :f :delete :path "/e" :version -1 :time 9}
+      {:type :fail :process 3 :session 1 :f :delete :path "/e" :version -1 :time 10 :zxid 4 :error :no-node}
+      {:type :invoke :process 3 :session 1 :f :set-data :path "/f" :value "c" :version -1 :time 11}
+      {:type :ok :process 3 :session 1 :f :set-data :path "/f" :value "c" :version -1 :time 12 :zxid 5 :stat {:czxid 2 :mzxid 5 :version 1}}
       """;
 
   static List<Corpus.Entry> good() {

@@ -71,6 +71,7 @@ public final class ZkChecker {
       if (c.kind.isWrite()) {
         boolean placed = c.zxid != null && (c.outcome != Op.Type.INFO || c.kind == Call.Kind.SESSION_EXPIRED);
         if (placed) writes.add(c);
+        if (placed && c.kind != Call.Kind.SESSION_EXPIRED && c.kind != Call.Kind.CLOSE_SESSION) info.noteSessionWrite(c.session, c.zxid);
         else if (c.outcome == Op.Type.INFO || c.kind == Call.Kind.SESSION_EXPIRED) info.add(c);
         // a :fail without a zxid never reached the log: it changed nothing
       }

@@ -297,4 +297,20 @@ class ZkCheckerTest {
     Result closed = check(history.replace(info, "{:type :ok :process 2 :session 2 :f :close-session :time 5 :zxid 2}"));
     assertEquals(List.of(Property.WatchOrdering), closed.failed(), closed.table());
   }
+
+  @Test
+  void aSessionEndComesAfterEveryWriteOfTheSession() {
+    String history = RegressionCorpus.SESSION_ALIVE_AFTER_INFO_CLOSE;
+    assertTrue(check(history).valid(), check(history).table());
+    String infoDelete = "{:type :invoke :process 1 :session 1 :f :delete :path \"/e\" :version -1 :time 4}\n"
+        + "{:type :info :process 1 :session 1 :f :delete :path \"/e\" :version -1 :time 5 :error :connection-loss}\n";
+    assertTrue(history.contains(infoDelete));
+    // without the :info delete only the session end could explain the no-node, and the session wrote at zxid 5
+    Result noDelete = check(history.replace(infoDelete, ""));
+    assertEquals(List.of(Property.LinearizableWrites), noDelete.failed(), noDelete.table());
+    // with no later write of the session, its end explains it
+    String laterWrite = history.lines().filter(l -> l.contains(":f :set-data")).map(l -> l + "\n").collect(java.util.stream.Collectors.joining());
+    Result ended = check(history.replace(infoDelete, "").replace(laterWrite, ""));
+    assertTrue(ended.valid(), ended.table());
+  }
 }
