@@ -296,6 +296,25 @@ final class InfoWrites {
         }
       }
     }
+    if ("no-node".equals(w.error) && !"no-node".equals(modelError)) {
+      // ZooKeeper looks the parent up first: it was gone, by an :info delete of it (which found it childless and at
+      // the version it expected) or by the end of its owner's session
+      String parentPath = ModelTree.parent(name);
+      ModelTree.Snap parent = tree.now(parentPath);
+      if (parent.exists && parent.numChildren == 0) {
+        if (endUnknownSession(tree, parent, z, w)) return true;
+        List<Call> list = byPath.get(parentPath);
+        if (list != null) {
+          for (Call del : list) {
+            if (usable(del, w.completeTime, Call.Kind.DELETE) && (del.expectedVersion == -1 || del.expectedVersion == parent.version)) {
+              del.infoConsumed = true;
+              tree.remove(parentPath, z, del, false);
+              return true;
+            }
+          }
+        }
+      }
+    }
     if ("node-exists".equals(w.error) && modelError == null) {
       Call cr = take(byPath.get(name), w.completeTime, Call.Kind.CREATE);
       if (cr != null) {

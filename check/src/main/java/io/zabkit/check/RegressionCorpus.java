@@ -114,7 +114,11 @@ public final class RegressionCorpus {
         new Case("info-delete-explains-no-node-when-the-session-lives-on",
             "a no-node delete of an ephemeral is explained by an :info delete, not by an :info close of its owner's session:"
                 + "the session wrote later, and the leader logs no request of a closed session (simulator ensemble, seed 80)",
-            SESSION_ALIVE_AFTER_INFO_CLOSE));
+            SESSION_ALIVE_AFTER_INFO_CLOSE),
+        new Case("info-delete-of-parent-explains-create-no-node",
+            "a create fails with no-node where the replay has its ephemeral parent (and would give no-children-for-ephemerals):"
+                + "ZooKeeper looks the parent up first, and an :info delete of the parent took effect (simulator ensemble, seed 105)",
+            NO_NODE_PARENT_BY_INFO_DELETE));
   }
 
   /** ZkCheckerTest: without the :info create, or with one invoked too late, the gap is a violation. */
@@ -293,6 +297,15 @@ public final class RegressionCorpus {
       {:type :fail :process 3 :session 1 :f :delete :path "/e" :version -1 :time 10 :zxid 4 :error :no-node}
       {:type :invoke :process 3 :session 1 :f :set-data :path "/f" :value "c" :version -1 :time 11}
       {:type :ok :process 3 :session 1 :f :set-data :path "/f" :value "c" :version -1 :time 12 :zxid 5 :stat {:czxid 2 :mzxid 5 :version 1}}
+      """;
+
+  static final String NO_NODE_PARENT_BY_INFO_DELETE = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral :created-path "/e"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 1 :f :delete :path "/e" :version 0 :time 2}
+      {:type :info :process 1 :session 1 :f :delete :path "/e" :version 0 :time 3 :error :connection-loss}
+      {:type :invoke :process 2 :session 2 :f :create :path "/e/c" :value {:data "b" :mode :ephemeral} :time 4}
+      {:type :fail :process 2 :session 2 :f :create :path "/e/c" :value {:data "b" :mode :ephemeral} :time 5 :zxid 3 :error :no-node}
       """;
 
   static List<Corpus.Entry> good() {

@@ -313,4 +313,15 @@ class ZkCheckerTest {
     Result ended = check(history.replace(infoDelete, "").replace(laterWrite, ""));
     assertTrue(ended.valid(), ended.table());
   }
+
+  @Test
+  void anInfoDeleteOfTheParentExplainsACreatesNoNode() {
+    String history = RegressionCorpus.NO_NODE_PARENT_BY_INFO_DELETE;
+    assertTrue(check(history).valid(), check(history).table());
+    Result noDelete = check(history.lines().filter(l -> !l.contains(":f :delete")).collect(java.util.stream.Collectors.joining("\n")));
+    assertEquals(List.of(Property.LinearizableWrites), noDelete.failed(), noDelete.table());
+    // a delete that expected another version failed: it cannot have removed the parent
+    Result wrongVersion = check(history.replace(":f :delete :path \"/e\" :version 0", ":f :delete :path \"/e\" :version 4"));
+    assertEquals(List.of(Property.LinearizableWrites), wrongVersion.failed(), wrongVersion.table());
+  }
 }
