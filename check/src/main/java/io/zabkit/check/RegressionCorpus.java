@@ -118,7 +118,11 @@ public final class RegressionCorpus {
         new Case("info-delete-of-parent-explains-create-no-node",
             "a create fails with no-node where the replay has its ephemeral parent (and would give no-children-for-ephemerals):"
                 + "ZooKeeper looks the parent up first, and an :info delete of the parent took effect (simulator ensemble, seed 105)",
-            NO_NODE_PARENT_BY_INFO_DELETE));
+            NO_NODE_PARENT_BY_INFO_DELETE),
+        new Case("inferred-session-end-makes-watches-loose",
+            "an expiry reported without a zxid is placed where an outcome needs it (a no-node delete at zxid 4), which only bounds"
+                + "the end from above: a child watch of / set at zxid 3 is not due at 4, so its event for the create at 5 is fine (simulator ensemble, seed 151)",
+            INFERRED_SESSION_END_WATCH));
   }
 
   /** ZkCheckerTest: without the :info create, or with one invoked too late, the gap is a violation. */
@@ -306,6 +310,19 @@ public final class RegressionCorpus {
       {:type :info :process 1 :session 1 :f :delete :path "/e" :version 0 :time 3 :error :connection-loss}
       {:type :invoke :process 2 :session 2 :f :create :path "/e/c" :value {:data "b" :mode :ephemeral} :time 4}
       {:type :fail :process 2 :session 2 :f :create :path "/e/c" :value {:data "b" :mode :ephemeral} :time 5 :zxid 3 :error :no-node}
+      """;
+
+  static final String INFERRED_SESSION_END_WATCH = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral :created-path "/e"} :time 1 :zxid 1}
+      {:type :ok :process 5 :session 1 :f :session-expired :time 3}
+      {:type :invoke :process 1 :session 2 :f :get-children :path "/" :watch true :time 4}
+      {:type :ok :process 1 :session 2 :f :get-children :path "/" :value ["zookeeper"] :watch true :time 5 :zxid 3}
+      {:type :invoke :process 2 :session 2 :f :delete :path "/e" :version -1 :time 6}
+      {:type :fail :process 2 :session 2 :f :delete :path "/e" :version -1 :time 7 :zxid 4 :error :no-node}
+      {:type :invoke :process 2 :session 2 :f :create :path "/k" :value {:data "k" :mode :persistent} :time 8}
+      {:type :ok :process 2 :session 2 :f :create :path "/k" :value {:data "k" :mode :persistent :created-path "/k"} :time 9 :zxid 5}
+      {:type :ok :process 1 :session 2 :f :watch-event :path "/" :value {:event :node-children-changed :path "/"} :time 10 :zxid 5}
       """;
 
   static List<Corpus.Entry> good() {

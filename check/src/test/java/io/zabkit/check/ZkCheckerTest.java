@@ -324,4 +324,15 @@ class ZkCheckerTest {
     Result wrongVersion = check(history.replace(":f :delete :path \"/e\" :version 0", ":f :delete :path \"/e\" :version 4"));
     assertEquals(List.of(Property.LinearizableWrites), wrongVersion.failed(), wrongVersion.table());
   }
+
+  @Test
+  void aSessionEndPlacedByInferenceOnlyBoundsTheWatchesItMakesDue() {
+    String history = RegressionCorpus.INFERRED_SESSION_END_WATCH;
+    assertTrue(check(history).valid(), check(history).table());
+    // the end reported at zxid 4 (/e still listed at zxid 3, no delete): the watch was due there, so an event for zxid 5 is wrong
+    Result known = check(history.replace(":f :session-expired :time 3}", ":f :session-expired :time 3 :zxid 4}")
+        .replace(":value [\"zookeeper\"] :watch", ":value [\"e\" \"zookeeper\"] :watch")
+        .lines().filter(l -> !l.contains(":f :delete")).collect(java.util.stream.Collectors.joining("\n")));
+    assertEquals(List.of(Property.WatchOrdering), known.failed(), known.table());
+  }
 }
