@@ -25,6 +25,18 @@ final class InfoWrites {
   /** Invoked paths of ok sequential creates whose reply named a prefix under that path (the path was the parent). */
   private final java.util.Set<String> parentNamingInvocations = new java.util.HashSet<>();
   private int count;
+  /** The version a read's Stat showed for a path at its mzxid ("path@zxid"), first seen. */
+  private final Map<String, Long> versionSeen = new HashMap<>();
+
+  void noteVersionSeen(String path, long mzxid, long version) {
+    versionSeen.putIfAbsent(path + "@" + mzxid, version);
+  }
+
+  /** The version a Stat showed for the path as the write at zxid z left it, or null. */
+  Long versionSeen(String path, long z) {
+    return versionSeen.get(path + "@" + z);
+  }
+
   /** Per session, the highest zxid at which a write of the session took effect (ok, or failed with a zxid). */
   private final Map<Long, Long> lastWriteOfSession = new HashMap<>();
 
@@ -132,6 +144,17 @@ final class InfoWrites {
   /** Places the first candidate that fits the observation at {@code z}; {@code named} is the sequential name seen. */
   private static boolean place(List<Call> candidates, Observation o, long z, boolean children, String named) {
     if (candidates == null) return false;
+    if (o.dataUnknown()) {
+      // which of several :info set-datas it was is not known: only a single candidate is placed
+      Call only = null;
+      for (Call c : candidates) {
+        if (c.resolvedZxid >= 0 || c.infoConsumed || c.invokeTime > o.completeTime || c.kind != Call.Kind.SET_DATA) continue;
+        if (only != null) return false;
+        only = c;
+      }
+      if (only == null) return false;
+      candidates = List.of(only);
+    }
     for (Call c : candidates) {
       if (c.resolvedZxid >= 0 || c.infoConsumed || c.invokeTime > o.completeTime) continue;
       if (named != null ? !(c.kind == Call.Kind.CREATE && c.sequential() && c.multi == null) : !fits(c, o, children)) continue;
@@ -165,11 +188,15 @@ final class InfoWrites {
       };
     }
     if (o.creation) return c.kind == Call.Kind.CREATE && !c.sequential();
+    if (o.dataUnknown()) return c.kind == Call.Kind.SET_DATA;
     return (c.kind == Call.Kind.SET_DATA || (c.kind == Call.Kind.CREATE && !c.sequential())) && Objects.equals(c.data, o.data);
   }
 
-  /** A zxid seen in a Stat (mzxid, or czxid when {@code creation}), with what was read there. */
-  record Observation(String path, Object data, boolean creation, long completeTime, String event) {}
+  /**
+   * A zxid seen in a Stat (mzxid, or czxid when {@code creation}), with what was read there, or in a watch event.
+   * {@code dataUnknown}: a set-data took effect there but the observation does not show its data (an exists Stat).
+   */
+  record Observation(String path, Object data, boolean creation, long completeTime, String event, boolean dataUnknown) {}
 
   private static boolean usable(Call c, long before, Call.Kind kind) {
     return !c.infoConsumed && c.resolvedZxid < 0 && c.invokeTime < before && (kind == null || c.kind == kind);

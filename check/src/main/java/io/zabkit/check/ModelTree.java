@@ -582,6 +582,13 @@ final class ModelTree {
               + (node.cause == null ? "-" : node.cause.invokeIndex()) + ")", w, node.cause);
           newVersion = w.stat.version();
         }
+      } else if (w.stat == null || w.stat.version() == null) {
+        // no reply Stat (a multi's set-data): a read's Stat with this mzxid tells the version the write gave
+        Long seenVersion = info.versionSeen(w.path, z);
+        if (seenVersion != null && seenVersion > newVersion
+            && info.consumeWrites(w.path, seenVersion - newVersion, w.completeTime, node.version) != null) {
+          newVersion = seenVersion;
+        }
       }
       checkReplyStat(w, z, "mzxid", w.stat == null ? null : w.stat.mzxid(), z);
       setData(w, z, node, w.data, newVersion);

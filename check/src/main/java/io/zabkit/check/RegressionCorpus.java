@@ -122,7 +122,15 @@ public final class RegressionCorpus {
         new Case("inferred-session-end-makes-watches-loose",
             "an expiry reported without a zxid is placed where an outcome needs it (a no-node delete at zxid 4), which only bounds"
                 + "the end from above: a child watch of / set at zxid 3 is not due at 4, so its event for the create at 5 is fine (simulator ensemble, seed 151)",
-            INFERRED_SESSION_END_WATCH));
+            INFERRED_SESSION_END_WATCH),
+        new Case("exists-stat-yields-to-a-read-with-the-data",
+            "an exists Stat (no data) and then a get-data show the same mzxid: the get-data's data places the :info set-data"
+                + "there (the exists Stat, recorded first with no data, hid it), so the delete's not-empty is right (simulator ensemble, seed 142)",
+            EXISTS_STAT_YIELDS_TO_DATA),
+        new Case("read-stat-gives-the-version-a-multi-left",
+            "a read's Stat (mzxid 3, version 2) shows that the :info set-data invoked before the multi took effect before it; the"
+                + "bad-version delete then needs no other :info write (which would have set data \"d\") (simulator ensemble, seed 40)",
+            VERSION_SEEN_AFTER_MULTI));
   }
 
   /** ZkCheckerTest: without the :info create, or with one invoked too late, the gap is a violation. */
@@ -323,6 +331,36 @@ public final class RegressionCorpus {
       {:type :invoke :process 2 :session 2 :f :create :path "/k" :value {:data "k" :mode :persistent} :time 8}
       {:type :ok :process 2 :session 2 :f :create :path "/k" :value {:data "k" :mode :persistent :created-path "/k"} :time 9 :zxid 5}
       {:type :ok :process 1 :session 2 :f :watch-event :path "/" :value {:event :node-children-changed :path "/"} :time 10 :zxid 5}
+      """;
+
+  static final String EXISTS_STAT_YIELDS_TO_DATA = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :multi :value [{:f :create :path "/k/c" :data "c" :mode :persistent}] :time 2}
+      {:type :ok :process 0 :session 1 :f :multi :value [{:type :ok :created-path "/k/c"}] :time 3 :zxid 2}
+      {:type :invoke :process 1 :session 1 :f :set-data :path "/k" :value "b" :version -1 :time 4}
+      {:type :info :process 1 :session 1 :f :set-data :path "/k" :value "b" :version -1 :time 5 :error :connection-loss}
+      {:type :invoke :process 2 :session 2 :f :exists :path "/k" :time 6}
+      {:type :ok :process 2 :session 2 :f :exists :path "/k" :value true :time 7 :zxid 3 :stat {:czxid 1 :mzxid 3 :pzxid 2 :version 1 :cversion 1 :num-children 1}}
+      {:type :invoke :process 2 :session 2 :f :get-data :path "/k" :time 8}
+      {:type :ok :process 2 :session 2 :f :get-data :path "/k" :value "b" :time 9 :zxid 3 :stat {:czxid 1 :mzxid 3 :pzxid 2 :version 1 :cversion 1 :num-children 1}}
+      {:type :invoke :process 2 :session 2 :f :delete :path "/k" :version 1 :time 10}
+      {:type :fail :process 2 :session 2 :f :delete :path "/k" :version 1 :time 11 :zxid 4 :error :not-empty}
+      """;
+
+  static final String VERSION_SEEN_AFTER_MULTI = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 1 :f :set-data :path "/k" :value "b" :version -1 :time 2}
+      {:type :info :process 1 :session 1 :f :set-data :path "/k" :value "b" :version -1 :time 3 :error :connection-loss}
+      {:type :invoke :process 2 :session 2 :f :multi :value [{:f :set-data :path "/k" :data "c" :version -1}] :time 4}
+      {:type :ok :process 2 :session 2 :f :multi :value [{:type :ok}] :time 5 :zxid 3}
+      {:type :invoke :process 3 :session 1 :f :set-data :path "/k" :value "d" :version -1 :time 6}
+      {:type :invoke :process 2 :session 2 :f :delete :path "/k" :version 1 :time 7}
+      {:type :info :process 3 :session 1 :f :set-data :path "/k" :value "d" :version -1 :time 8 :error :connection-loss}
+      {:type :fail :process 2 :session 2 :f :delete :path "/k" :version 1 :time 9 :zxid 4 :error :bad-version}
+      {:type :invoke :process 2 :session 2 :f :get-data :path "/k" :time 10}
+      {:type :ok :process 2 :session 2 :f :get-data :path "/k" :value "c" :time 11 :zxid 4 :stat {:czxid 1 :mzxid 3 :version 2}}
       """;
 
   static List<Corpus.Entry> good() {

@@ -335,4 +335,31 @@ class ZkCheckerTest {
         .lines().filter(l -> !l.contains(":f :delete")).collect(java.util.stream.Collectors.joining("\n")));
     assertEquals(List.of(Property.WatchOrdering), known.failed(), known.table());
   }
+
+  @Test
+  void anExistsStatPlacesOnlyTheOneInfoSetDataItCanBeAndYieldsToAReadWithTheData() {
+    String history = RegressionCorpus.EXISTS_STAT_YIELDS_TO_DATA;
+    assertTrue(check(history).valid(), check(history).table());
+    // the read shows data no :info write has: nothing is placed, so the not-empty is a violation
+    Result otherData = check(history.replace(":value \"b\" :time 9", ":value \"z\" :time 9"));
+    assertTrue(otherData.failed().contains(Property.LinearizableWrites), otherData.table());
+    String getData = history.lines().filter(l -> l.contains(":f :get-data")).map(l -> l + "\n").collect(java.util.stream.Collectors.joining());
+    // the exists Stat alone places the one candidate
+    Result existsOnly = check(history.replace(getData, ""));
+    assertTrue(existsOnly.valid(), existsOnly.table());
+    // with two candidates the exists Stat cannot tell which: nothing is placed
+    String second = "{:type :invoke :process 3 :session 1 :f :set-data :path \"/k\" :value \"y\" :version -1 :time 4}\n"
+        + "{:type :info :process 3 :session 1 :f :set-data :path \"/k\" :value \"y\" :version -1 :time 5 :error :connection-loss}\n";
+    Result twoCandidates = check(history.replace(getData, "").replace("{:type :invoke :process 2 :session 2 :f :exists", second + "{:type :invoke :process 2 :session 2 :f :exists"));
+    assertEquals(List.of(Property.LinearizableWrites), twoCandidates.failed(), twoCandidates.table());
+  }
+
+  @Test
+  void aReadStatGivesTheVersionAMultisSetDataLeft() {
+    String history = RegressionCorpus.VERSION_SEEN_AFTER_MULTI;
+    assertTrue(check(history).valid(), check(history).table());
+    // version 3 at zxid 3 needs two :info set-datas before the multi, and only one was invoked by then
+    Result tooFar = check(history.replace(":mzxid 3 :version 2", ":mzxid 3 :version 3"));
+    assertEquals(List.of(Property.LinearizableWrites), tooFar.failed(), tooFar.table());
+  }
 }
