@@ -113,23 +113,23 @@ public final class RegressionCorpus {
             INFO_CLOSE_KEEPS_WATCHES),
         new Case("info-delete-explains-no-node-when-the-session-lives-on",
             "a no-node delete of an ephemeral is explained by an :info delete, not by an :info close of its owner's session:"
-                + "the session wrote later, and the leader logs no request of a closed session (simulator ensemble, seed 80)",
+                + " the session wrote later, and the leader logs no request of a closed session (simulator ensemble, seed 80)",
             SESSION_ALIVE_AFTER_INFO_CLOSE),
         new Case("info-delete-of-parent-explains-create-no-node",
             "a create fails with no-node where the replay has its ephemeral parent (and would give no-children-for-ephemerals):"
-                + "ZooKeeper looks the parent up first, and an :info delete of the parent took effect (simulator ensemble, seed 105)",
+                + " ZooKeeper looks the parent up first, and an :info delete of the parent took effect (simulator ensemble, seed 105)",
             NO_NODE_PARENT_BY_INFO_DELETE),
         new Case("inferred-session-end-makes-watches-loose",
             "an expiry reported without a zxid is placed where an outcome needs it (a no-node delete at zxid 4), which only bounds"
-                + "the end from above: a child watch of / set at zxid 3 is not due at 4, so its event for the create at 5 is fine (simulator ensemble, seed 151)",
+                + " the end from above: a child watch of / set at zxid 3 is not due at 4, so its event for the create at 5 is fine (simulator ensemble, seed 151)",
             INFERRED_SESSION_END_WATCH),
         new Case("exists-stat-yields-to-a-read-with-the-data",
             "an exists Stat (no data) and then a get-data show the same mzxid: the get-data's data places the :info set-data"
-                + "there (the exists Stat, recorded first with no data, hid it), so the delete's not-empty is right (simulator ensemble, seed 142)",
+                + " there (the exists Stat, recorded first with no data, hid it), so the delete's not-empty is right (simulator ensemble, seed 142)",
             EXISTS_STAT_YIELDS_TO_DATA),
         new Case("read-stat-gives-the-version-a-multi-left",
             "a read's Stat (mzxid 3, version 2) shows that the :info set-data invoked before the multi took effect before it; the"
-                + "bad-version delete then needs no other :info write (which would have set data \"d\") (simulator ensemble, seed 40)",
+                + " bad-version delete then needs no other :info write (which would have set data \"d\") (simulator ensemble, seed 40)",
             VERSION_SEEN_AFTER_MULTI));
   }
 
