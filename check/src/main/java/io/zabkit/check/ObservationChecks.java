@@ -52,6 +52,11 @@ final class ObservationChecks {
     boolean setWatchesWindow;
     long floorBeforeReconnect = -1;
     Call floorEvent;
+    /**
+     * Paths whose node-deleted in this SetWatches window fired both a data and a child watch: ZooKeeper's
+     * DataTree.setWatches sends one NodeDeleted for each list that names the path, so a second one follows.
+     */
+    final java.util.Set<String> deletedForBothLists = new java.util.HashSet<>();
     final Map<String, Watch> watches = new HashMap<>();
     final PriorityQueue<Watch> byDue = new PriorityQueue<>((a, b) -> Long.compare(a.due, b.due));
     final Map<String, Call> lastFired = new HashMap<>();
@@ -97,6 +102,7 @@ final class ObservationChecks {
           Session s = session(c);
           for (Watch w : s.watches.values()) w.resumed = true;
           s.setWatchesWindow = true;
+          s.deletedForBothLists.clear();
           s.floorBeforeReconnect = s.lastEventZxid;
           s.floorEvent = s.lastEvent;
         }
@@ -419,6 +425,8 @@ final class ObservationChecks {
     };
     if (chosen == null && persistentCovers(s, path, type, e)) {
       checkPersistentEvent(path, type, e);
+    } else if (chosen == null && type.equals("node-deleted") && s.setWatchesWindow && s.deletedForBothLists.remove(path)) {
+      // the child list's NodeDeleted after the data list's one (checked when that one came)
     } else if (chosen == null) {
       Call prior = s.lastFired.get(type + path);
       findings.violation(Property.WatchOrdering, prior != null
@@ -426,7 +434,10 @@ final class ObservationChecks {
           : ":" + type + " event for " + path + " but the session had no watch there", prior, e);
     } else {
       fire(s, chosen, e, type, ez);
-      if (type.equals("node-deleted") && chosen == data && child != null) fire(s, child, e, type, ez);
+      if (type.equals("node-deleted") && chosen == data && child != null) {
+        fire(s, child, e, type, ez);
+        if (s.setWatchesWindow) s.deletedForBothLists.add(path);
+      }
     }
     s.lastFired.put(type + path, e);
     if (ez != null) {

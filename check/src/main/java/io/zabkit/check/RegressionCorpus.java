@@ -130,7 +130,11 @@ public final class RegressionCorpus {
         new Case("read-stat-gives-the-version-a-multi-left",
             "a read's Stat (mzxid 3, version 2) shows that the :info set-data invoked before the multi took effect before it; the"
                 + " bad-version delete then needs no other :info write (which would have set data \"d\") (simulator ensemble, seed 40)",
-            VERSION_SEEN_AFTER_MULTI));
+            VERSION_SEEN_AFTER_MULTI),
+        new Case("set-watches-node-deleted-per-watch-list",
+            "after a reconnect, SetWatches sends a NodeDeleted for the data watch and another for the child watch on /k, which was"
+                + " deleted while the session was away, as ZooKeeper's DataTree.setWatches does (simulator ensemble, seed 106)",
+            SET_WATCHES_DELETED_TWICE));
   }
 
   /** ZkCheckerTest: without the :info create, or with one invoked too late, the gap is a violation. */
@@ -361,6 +365,22 @@ public final class RegressionCorpus {
       {:type :fail :process 2 :session 2 :f :delete :path "/k" :version 1 :time 9 :zxid 4 :error :bad-version}
       {:type :invoke :process 2 :session 2 :f :get-data :path "/k" :time 10}
       {:type :ok :process 2 :session 2 :f :get-data :path "/k" :value "c" :time 11 :zxid 4 :stat {:czxid 1 :mzxid 3 :version 2}}
+      """;
+
+  static final String SET_WATCHES_DELETED_TWICE = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 2 :f :get-data :path "/k" :watch true :time 2}
+      {:type :ok :process 1 :session 2 :f :get-data :path "/k" :value "a" :watch true :time 3 :zxid 1 :stat {:czxid 1 :mzxid 1 :version 0}}
+      {:type :invoke :process 1 :session 2 :f :get-children :path "/k" :watch true :time 4}
+      {:type :ok :process 1 :session 2 :f :get-children :path "/k" :value [] :watch true :time 5 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :delete :path "/k" :version -1 :time 6}
+      {:type :ok :process 0 :session 1 :f :delete :path "/k" :version -1 :time 7 :zxid 2}
+      {:type :ok :process 1 :session 2 :f :connect :time 8}
+      {:type :ok :process 1 :session 2 :f :watch-event :path "/k" :value {:event :node-deleted :path "/k"} :time 9 :zxid 2}
+      {:type :ok :process 1 :session 2 :f :watch-event :path "/k" :value {:event :node-deleted :path "/k"} :time 10 :zxid 2}
+      {:type :invoke :process 1 :session 2 :f :exists :path "/k" :time 11}
+      {:type :ok :process 1 :session 2 :f :exists :path "/k" :value false :time 12 :zxid 2}
       """;
 
   static List<Corpus.Entry> good() {

@@ -362,4 +362,22 @@ class ZkCheckerTest {
     Result tooFar = check(history.replace(":mzxid 3 :version 2", ":mzxid 3 :version 3"));
     assertEquals(List.of(Property.LinearizableWrites), tooFar.failed(), tooFar.table());
   }
+
+  @Test
+  void setWatchesSendsNodeDeletedOncePerWatchListThatNamesThePath() {
+    String history = RegressionCorpus.SET_WATCHES_DELETED_TWICE;
+    assertTrue(check(history).valid(), check(history).table());
+    String reconnect = "{:type :ok :process 1 :session 2 :f :connect :time 8}\n";
+    String event = "{:type :ok :process 1 :session 2 :f :watch-event :path \"/k\" :value {:event :node-deleted :path \"/k\"} :time 10 :zxid 2}\n";
+    assertTrue(history.contains(reconnect) && history.contains(event));
+    // without the reconnect the repeat is not SetWatches' and is a second firing
+    Result noReconnect = check(history.replace(reconnect, ""));
+    assertEquals(List.of(Property.WatchOrdering), noReconnect.failed(), noReconnect.table());
+    // only the data list names /k without the child watch: one event
+    Result dataOnly = check(history.lines().filter(l -> !l.contains(":f :get-children")).collect(java.util.stream.Collectors.joining("\n")));
+    assertEquals(List.of(Property.WatchOrdering), dataOnly.failed(), dataOnly.table());
+    // two lists, two events: a third is one too many
+    Result third = check(history.replace(event, event + event.replace(":time 10", ":time 10")));
+    assertEquals(List.of(Property.WatchOrdering), third.failed(), third.table());
+  }
 }
