@@ -50,6 +50,8 @@ final class ObservationChecks {
      * zxid order, so among themselves they are only checked against {@link #floorBeforeReconnect}.
      */
     boolean setWatchesWindow;
+    /** The zxid the session had seen when it last reconnected: its SetWatches ran at that zxid or later. */
+    long seenAtReconnect = -1;
     long floorBeforeReconnect = -1;
     Call floorEvent;
     /**
@@ -102,6 +104,7 @@ final class ObservationChecks {
           Session s = session(c);
           for (Watch w : s.watches.values()) w.resumed = true;
           s.setWatchesWindow = true;
+          s.seenAtReconnect = s.seen;
           s.deletedForBothLists.clear();
           s.floorBeforeReconnect = s.lastEventZxid;
           s.floorEvent = s.lastEvent;
@@ -391,9 +394,36 @@ final class ObservationChecks {
       if (w.due > z) break;
       s.byDue.poll();
       w.done = true;
+      Watch again = setAgainWhileAbsent(s, w, z);
+      if (again != null) {
+        s.watches.put("d" + w.path, again);
+        if (again.due != Long.MAX_VALUE) s.byDue.add(again);
+        continue;
+      }
       findings.violation(Property.WatchOrdering, "reply at zxid " + Findings.hex(z) + " reflects the change at zxid " + Findings.hex(w.due)
           + " to " + w.path + " but the watch set by #" + w.registration.invokeIndex() + " had not fired", w.registration, w.dueWrite, c);
     }
+  }
+
+  /**
+   * ZooKeeper's one documented missed watch: an exists watch on an absent node, whose node was created and deleted
+   * while the session was away. SetWatches, at a zxid between the one the session had seen and this reply's, found
+   * it absent and set the watch again without an event. Returns that watch (due at the next creation), or null.
+   */
+  private Watch setAgainWhileAbsent(Session s, Watch w, long z) {
+    if (!w.resumed || w.child || w.registration.kind != Call.Kind.EXISTS || !Boolean.FALSE.equals(observedExists(w.registration))) {
+      return null;
+    }
+    ModelTree.PathLog log = tree.log(w.path);
+    if (log == null) return null;
+    for (int j = Math.max(log.indexAt(w.due), 0); j < log.n && log.zxids[j] <= z; j++) {
+      long end = j + 1 < log.n ? log.zxids[j + 1] : Long.MAX_VALUE;
+      if (log.zxids[j] < w.due || log.snaps[j].exists || end <= s.seenAtReconnect) continue;
+      Watch again = new Watch(w.path, false, w.registration, end, end == Long.MAX_VALUE ? null : log.snaps[j + 1].cause, w.maybe);
+      again.resumed = true;
+      return again;
+    }
+    return null;
   }
 
   private void event(Call e) {

@@ -134,7 +134,11 @@ public final class RegressionCorpus {
         new Case("set-watches-node-deleted-per-watch-list",
             "after a reconnect, SetWatches sends a NodeDeleted for the data watch and another for the child watch on /k, which was"
                 + " deleted while the session was away, as ZooKeeper's DataTree.setWatches does (simulator ensemble, seed 106)",
-            SET_WATCHES_DELETED_TWICE));
+            SET_WATCHES_DELETED_TWICE),
+        new Case("exists-watch-missed-for-a-node-created-and-deleted-while-away",
+            "an exists watch on the absent /k is missed when /k is created and deleted while the session is away: SetWatches finds"
+                + " it absent and sets the watch again, the one missed watch ZooKeeper's programmer's guide documents (simulator ensemble, seed 182)",
+            EXISTS_WATCH_MISSED_WHILE_AWAY));
   }
 
   /** ZkCheckerTest: without the :info create, or with one invoked too late, the gap is a violation. */
@@ -381,6 +385,20 @@ public final class RegressionCorpus {
       {:type :ok :process 1 :session 2 :f :watch-event :path "/k" :value {:event :node-deleted :path "/k"} :time 10 :zxid 2}
       {:type :invoke :process 1 :session 2 :f :exists :path "/k" :time 11}
       {:type :ok :process 1 :session 2 :f :exists :path "/k" :value false :time 12 :zxid 2}
+      """;
+
+  static final String EXISTS_WATCH_MISSED_WHILE_AWAY = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/x" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/x" :value {:data "a" :mode :persistent :created-path "/x"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 2 :f :exists :path "/k" :watch true :time 2}
+      {:type :ok :process 1 :session 2 :f :exists :path "/k" :value false :watch true :time 3 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "b" :mode :persistent} :time 4}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "b" :mode :persistent :created-path "/k"} :time 5 :zxid 2}
+      {:type :invoke :process 0 :session 1 :f :delete :path "/k" :version -1 :time 6}
+      {:type :ok :process 0 :session 1 :f :delete :path "/k" :version -1 :time 7 :zxid 3}
+      {:type :ok :process 1 :session 2 :f :connect :time 8}
+      {:type :invoke :process 1 :session 2 :f :set-data :path "/x" :value "c" :version -1 :time 9}
+      {:type :ok :process 1 :session 2 :f :set-data :path "/x" :value "c" :version -1 :time 10 :zxid 4 :stat {:czxid 1 :mzxid 4 :version 1}}
       """;
 
   static List<Corpus.Entry> good() {

@@ -380,4 +380,24 @@ class ZkCheckerTest {
     Result third = check(history.replace(event, event + event.replace(":time 10", ":time 10")));
     assertEquals(List.of(Property.WatchOrdering), third.failed(), third.table());
   }
+
+  @Test
+  void anExistsWatchIsMissedOnlyForANodeCreatedAndDeletedWhileAway() {
+    String history = RegressionCorpus.EXISTS_WATCH_MISSED_WHILE_AWAY;
+    assertTrue(check(history).valid(), check(history).table());
+    String reconnect = "{:type :ok :process 1 :session 2 :f :connect :time 8}\n";
+    assertTrue(history.contains(reconnect));
+    Result noReconnect = check(history.replace(reconnect, ""));
+    assertEquals(List.of(Property.WatchOrdering), noReconnect.failed(), noReconnect.table());
+    // the node still there at the reconnect: SetWatches fires NodeCreated, so the reply without it is wrong
+    Result notDeleted = check(history.lines().filter(l -> !l.contains(":f :delete")).collect(java.util.stream.Collectors.joining("\n")));
+    assertEquals(List.of(Property.WatchOrdering), notDeleted.failed(), notDeleted.table());
+    // the watch is set again: a later creation must fire it before the next reply
+    Result createdAgain = check(history
+        + "{:type :invoke :process 0 :session 1 :f :create :path \"/k\" :value {:data \"d\" :mode :persistent} :time 11}\n"
+        + "{:type :ok :process 0 :session 1 :f :create :path \"/k\" :value {:data \"d\" :mode :persistent :created-path \"/k\"} :time 12 :zxid 5}\n"
+        + "{:type :invoke :process 1 :session 2 :f :set-data :path \"/x\" :value \"e\" :version -1 :time 13}\n"
+        + "{:type :ok :process 1 :session 2 :f :set-data :path \"/x\" :value \"e\" :version -1 :time 14 :zxid 6 :stat {:czxid 1 :mzxid 6 :version 2}}\n");
+    assertEquals(List.of(Property.WatchOrdering), createdAgain.failed(), createdAgain.table());
+  }
 }
