@@ -439,6 +439,18 @@ final class InfoWrites {
     return false;
   }
 
+  /** How many :info creates or deletes of children of {@code parent}, invoked before {@code before}, nothing placed. */
+  int unplacedChildWrites(String parent, long before) {
+    List<Call> kids = byParent.get(parent);
+    int n = 0;
+    if (kids != null) {
+      for (Call c : kids) {
+        if ((c.kind == Call.Kind.CREATE || c.kind == Call.Kind.DELETE) && usable(c, before, null)) n++;
+      }
+    }
+    return n;
+  }
+
   /** True when some :info write on the path, or an unknown session end of the node's owner, could explain a read. */
   /** True when an :info delete of the path, invoked before {@code before}, was never placed. */
   boolean mayHaveDeleted(String path, long before) {

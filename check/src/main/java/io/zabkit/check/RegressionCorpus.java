@@ -138,7 +138,11 @@ public final class RegressionCorpus {
         new Case("exists-watch-missed-for-a-node-created-and-deleted-while-away",
             "an exists watch on the absent /k is missed when /k is created and deleted while the session is away: SetWatches finds"
                 + " it absent and sets the watch again, the one missed watch ZooKeeper's programmer's guide documents (simulator ensemble, seed 182)",
-            EXISTS_WATCH_MISSED_WHILE_AWAY));
+            EXISTS_WATCH_MISSED_WHILE_AWAY),
+        new Case("parent-stat-counts-an-unplaced-info-child",
+            "a parent's Stat counts a child that an :info create made: its pzxid is a later known create's, so nothing placed the"
+                + " :info create, and the read differs from the replay only in cversion and num-children (simulator ensemble, seed 102)",
+            PARENT_STAT_COUNTS_INFO_CHILD));
   }
 
   /** ZkCheckerTest: without the :info create, or with one invoked too late, the gap is a violation. */
@@ -399,6 +403,17 @@ public final class RegressionCorpus {
       {:type :ok :process 1 :session 2 :f :connect :time 8}
       {:type :invoke :process 1 :session 2 :f :set-data :path "/x" :value "c" :version -1 :time 9}
       {:type :ok :process 1 :session 2 :f :set-data :path "/x" :value "c" :version -1 :time 10 :zxid 4 :stat {:czxid 1 :mzxid 4 :version 1}}
+      """;
+
+  static final String PARENT_STAT_COUNTS_INFO_CHILD = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 1 :f :create :path "/k/c0" :value {:data "b" :mode :persistent} :time 2}
+      {:type :info :process 1 :session 1 :f :create :path "/k/c0" :value {:data "b" :mode :persistent} :time 3 :error :connection-loss}
+      {:type :invoke :process 2 :session 2 :f :multi :value [{:f :create :path "/k/c1" :data "c" :mode :persistent}] :time 4}
+      {:type :ok :process 2 :session 2 :f :multi :value [{:type :ok :created-path "/k/c1"}] :time 5 :zxid 3}
+      {:type :invoke :process 2 :session 2 :f :get-data :path "/k" :time 6}
+      {:type :ok :process 2 :session 2 :f :get-data :path "/k" :value "a" :time 7 :zxid 3 :stat {:czxid 1 :mzxid 1 :pzxid 3 :version 0 :cversion 2 :num-children 2}}
       """;
 
   static List<Corpus.Entry> good() {

@@ -400,4 +400,19 @@ class ZkCheckerTest {
         + "{:type :ok :process 1 :session 2 :f :set-data :path \"/x\" :value \"e\" :version -1 :time 14 :zxid 6 :stat {:czxid 1 :mzxid 6 :version 2}}\n");
     assertEquals(List.of(Property.WatchOrdering), createdAgain.failed(), createdAgain.table());
   }
+
+  @Test
+  void anUnplacedInfoChildCreateExplainsOnlyAsManyChildrenAsThereAreCandidates() {
+    String history = RegressionCorpus.PARENT_STAT_COUNTS_INFO_CHILD;
+    assertTrue(check(history).valid(), check(history).table());
+    Result noInfo = check(history.lines().filter(l -> !l.contains("/k/c0")).collect(java.util.stream.Collectors.joining("\n")));
+    assertEquals(List.of(Property.LinearizableWrites), noInfo.failed(), noInfo.table());
+    Result tooMany = check(history.replace(":cversion 2 :num-children 2", ":cversion 3 :num-children 3"));
+    assertEquals(List.of(Property.LinearizableWrites), tooMany.failed(), tooMany.table());
+    Result otherData = check(history.replace(":value \"a\" :time 7", ":value \"z\" :time 7"));
+    assertEquals(List.of(Property.LinearizableWrites), otherData.failed(), otherData.table());
+    // a pzxid no write has is left to the placement by observation (here it has nothing to place)
+    Result otherPzxid = check(history.replace(":pzxid 3", ":pzxid 2"));
+    assertEquals(List.of(Property.LinearizableWrites), otherPzxid.failed(), otherPzxid.table());
+  }
 }
