@@ -106,7 +106,43 @@ public final class RegressionCorpus {
             "the campaign's session workload invokes a sequential create with the parent /session and names the prefix"
                 + " only in an ok reply: its :info create of \"/session\" took number 1 of /session, not a node under /"
                 + " (fault campaigns zabkit-session-kill-n3, zabkit-session-n5, zookeeper-session-partition-n3)",
-            SEQUENTIAL_INVOKED_WITH_PARENT));
+            SEQUENTIAL_INVOKED_WITH_PARENT),
+        new Case("info-close-session-keeps-watches",
+            "an :info close-session that did not take effect (the session reconnects and gets events) leaves its watches;"
+                + " a data watch then fires node-deleted when the node's owner closes (simulator ensemble, seed 120)",
+            INFO_CLOSE_KEEPS_WATCHES),
+        new Case("info-delete-explains-no-node-when-the-session-lives-on",
+            "a no-node delete of an ephemeral is explained by an :info delete, not by an :info close of its owner's session:"
+                + " the session wrote later, and the leader logs no request of a closed session (simulator ensemble, seed 80)",
+            SESSION_ALIVE_AFTER_INFO_CLOSE),
+        new Case("info-delete-of-parent-explains-create-no-node",
+            "a create fails with no-node where the replay has its ephemeral parent (and would give no-children-for-ephemerals):"
+                + " ZooKeeper looks the parent up first, and an :info delete of the parent took effect (simulator ensemble, seed 105)",
+            NO_NODE_PARENT_BY_INFO_DELETE),
+        new Case("inferred-session-end-makes-watches-loose",
+            "an expiry reported without a zxid is placed where an outcome needs it (a no-node delete at zxid 4), which only bounds"
+                + " the end from above: a child watch of / set at zxid 3 is not due at 4, so its event for the create at 5 is fine (simulator ensemble, seed 151)",
+            INFERRED_SESSION_END_WATCH),
+        new Case("exists-stat-yields-to-a-read-with-the-data",
+            "an exists Stat (no data) and then a get-data show the same mzxid: the get-data's data places the :info set-data"
+                + " there (the exists Stat, recorded first with no data, hid it), so the delete's not-empty is right (simulator ensemble, seed 142)",
+            EXISTS_STAT_YIELDS_TO_DATA),
+        new Case("read-stat-gives-the-version-a-multi-left",
+            "a read's Stat (mzxid 3, version 2) shows that the :info set-data invoked before the multi took effect before it; the"
+                + " bad-version delete then needs no other :info write (which would have set data \"d\") (simulator ensemble, seed 40)",
+            VERSION_SEEN_AFTER_MULTI),
+        new Case("set-watches-node-deleted-per-watch-list",
+            "after a reconnect, SetWatches sends a NodeDeleted for the data watch and another for the child watch on /k, which was"
+                + " deleted while the session was away, as ZooKeeper's DataTree.setWatches does (simulator ensemble, seed 106)",
+            SET_WATCHES_DELETED_TWICE),
+        new Case("exists-watch-missed-for-a-node-created-and-deleted-while-away",
+            "an exists watch on the absent /k is missed when /k is created and deleted while the session is away: SetWatches finds"
+                + " it absent and sets the watch again, the one missed watch ZooKeeper's programmer's guide documents (simulator ensemble, seed 182)",
+            EXISTS_WATCH_MISSED_WHILE_AWAY),
+        new Case("parent-stat-counts-an-unplaced-info-child",
+            "a parent's Stat counts a child that an :info create made: its pzxid is a later known create's, so nothing placed the"
+                + " :info create, and the read differs from the replay only in cversion and num-children (simulator ensemble, seed 102)",
+            PARENT_STAT_COUNTS_INFO_CHILD));
   }
 
   /** ZkCheckerTest: without the :info create, or with one invoked too late, the gap is a violation. */
@@ -256,6 +292,128 @@ public final class RegressionCorpus {
       {:type :info :process 1 :session 2 :f :delete :path "/e0" :version -1 :time 5 :error :connection-loss}
       {:type :invoke :process 2 :session 3 :f :multi :value [{:f :create :path "/e0" :data "b" :mode :ephemeral} {:f :check :path "/k" :version 5}] :time 6}
       {:type :fail :process 2 :session 3 :f :multi :value [{:f :create :path "/e0" :data "b" :mode :ephemeral} {:f :check :path "/k" :version 5 :error :bad-version}] :time 7 :zxid 4 :error :bad-version}
+      """;
+
+  static final String INFO_CLOSE_KEEPS_WATCHES = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral :created-path "/e"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 2 :f :exists :path "/e" :watch true :time 2}
+      {:type :ok :process 1 :session 2 :f :exists :path "/e" :value true :watch true :time 3 :zxid 1 :stat {:czxid 1 :mzxid 1 :version 0 :ephemeral-owner 1}}
+      {:type :invoke :process 2 :session 2 :f :close-session :time 4}
+      {:type :info :process 2 :session 2 :f :close-session :time 5 :error :connection-loss}
+      {:type :ok :process 3 :session 2 :f :connect :time 6}
+      {:type :invoke :process 0 :session 1 :f :close-session :time 7}
+      {:type :ok :process 0 :session 1 :f :close-session :time 8 :zxid 3}
+      {:type :ok :process 3 :session 2 :f :watch-event :path "/e" :value {:event :node-deleted :path "/e"} :time 9 :zxid 3}
+      """;
+
+  static final String SESSION_ALIVE_AFTER_INFO_CLOSE = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral :created-path "/e"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :create :path "/f" :value {:data "b" :mode :ephemeral} :time 2}
+      {:type :ok :process 0 :session 1 :f :create :path "/f" :value {:data "b" :mode :ephemeral :created-path "/f"} :time 3 :zxid 2}
+      {:type :invoke :process 1 :session 1 :f :delete :path "/e" :version -1 :time 4}
+      {:type :info :process 1 :session 1 :f :delete :path "/e" :version -1 :time 5 :error :connection-loss}
+      {:type :invoke :process 2 :session 1 :f :close-session :time 6}
+      {:type :info :process 2 :session 1 :f :close-session :time 7 :error :connection-loss}
+      {:type :ok :process 3 :session 1 :f :connect :time 8}
+      {:type :invoke :process 3 :session 1 :f :delete :path "/e" :version -1 :time 9}
+      {:type :fail :process 3 :session 1 :f :delete :path "/e" :version -1 :time 10 :zxid 4 :error :no-node}
+      {:type :invoke :process 3 :session 1 :f :set-data :path "/f" :value "c" :version -1 :time 11}
+      {:type :ok :process 3 :session 1 :f :set-data :path "/f" :value "c" :version -1 :time 12 :zxid 5 :stat {:czxid 2 :mzxid 5 :version 1}}
+      """;
+
+  static final String NO_NODE_PARENT_BY_INFO_DELETE = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral :created-path "/e"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 1 :f :delete :path "/e" :version 0 :time 2}
+      {:type :info :process 1 :session 1 :f :delete :path "/e" :version 0 :time 3 :error :connection-loss}
+      {:type :invoke :process 2 :session 2 :f :create :path "/e/c" :value {:data "b" :mode :ephemeral} :time 4}
+      {:type :fail :process 2 :session 2 :f :create :path "/e/c" :value {:data "b" :mode :ephemeral} :time 5 :zxid 3 :error :no-node}
+      """;
+
+  static final String INFERRED_SESSION_END_WATCH = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/e" :value {:data "a" :mode :ephemeral :created-path "/e"} :time 1 :zxid 1}
+      {:type :ok :process 5 :session 1 :f :session-expired :time 3}
+      {:type :invoke :process 1 :session 2 :f :get-children :path "/" :watch true :time 4}
+      {:type :ok :process 1 :session 2 :f :get-children :path "/" :value ["zookeeper"] :watch true :time 5 :zxid 3}
+      {:type :invoke :process 2 :session 2 :f :delete :path "/e" :version -1 :time 6}
+      {:type :fail :process 2 :session 2 :f :delete :path "/e" :version -1 :time 7 :zxid 4 :error :no-node}
+      {:type :invoke :process 2 :session 2 :f :create :path "/k" :value {:data "k" :mode :persistent} :time 8}
+      {:type :ok :process 2 :session 2 :f :create :path "/k" :value {:data "k" :mode :persistent :created-path "/k"} :time 9 :zxid 5}
+      {:type :ok :process 1 :session 2 :f :watch-event :path "/" :value {:event :node-children-changed :path "/"} :time 10 :zxid 5}
+      """;
+
+  static final String EXISTS_STAT_YIELDS_TO_DATA = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :multi :value [{:f :create :path "/k/c" :data "c" :mode :persistent}] :time 2}
+      {:type :ok :process 0 :session 1 :f :multi :value [{:type :ok :created-path "/k/c"}] :time 3 :zxid 2}
+      {:type :invoke :process 1 :session 1 :f :set-data :path "/k" :value "b" :version -1 :time 4}
+      {:type :info :process 1 :session 1 :f :set-data :path "/k" :value "b" :version -1 :time 5 :error :connection-loss}
+      {:type :invoke :process 2 :session 2 :f :exists :path "/k" :time 6}
+      {:type :ok :process 2 :session 2 :f :exists :path "/k" :value true :time 7 :zxid 3 :stat {:czxid 1 :mzxid 3 :pzxid 2 :version 1 :cversion 1 :num-children 1}}
+      {:type :invoke :process 2 :session 2 :f :get-data :path "/k" :time 8}
+      {:type :ok :process 2 :session 2 :f :get-data :path "/k" :value "b" :time 9 :zxid 3 :stat {:czxid 1 :mzxid 3 :pzxid 2 :version 1 :cversion 1 :num-children 1}}
+      {:type :invoke :process 2 :session 2 :f :delete :path "/k" :version 1 :time 10}
+      {:type :fail :process 2 :session 2 :f :delete :path "/k" :version 1 :time 11 :zxid 4 :error :not-empty}
+      """;
+
+  static final String VERSION_SEEN_AFTER_MULTI = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 1 :f :set-data :path "/k" :value "b" :version -1 :time 2}
+      {:type :info :process 1 :session 1 :f :set-data :path "/k" :value "b" :version -1 :time 3 :error :connection-loss}
+      {:type :invoke :process 2 :session 2 :f :multi :value [{:f :set-data :path "/k" :data "c" :version -1}] :time 4}
+      {:type :ok :process 2 :session 2 :f :multi :value [{:type :ok}] :time 5 :zxid 3}
+      {:type :invoke :process 3 :session 1 :f :set-data :path "/k" :value "d" :version -1 :time 6}
+      {:type :invoke :process 2 :session 2 :f :delete :path "/k" :version 1 :time 7}
+      {:type :info :process 3 :session 1 :f :set-data :path "/k" :value "d" :version -1 :time 8 :error :connection-loss}
+      {:type :fail :process 2 :session 2 :f :delete :path "/k" :version 1 :time 9 :zxid 4 :error :bad-version}
+      {:type :invoke :process 2 :session 2 :f :get-data :path "/k" :time 10}
+      {:type :ok :process 2 :session 2 :f :get-data :path "/k" :value "c" :time 11 :zxid 4 :stat {:czxid 1 :mzxid 3 :version 2}}
+      """;
+
+  static final String SET_WATCHES_DELETED_TWICE = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 2 :f :get-data :path "/k" :watch true :time 2}
+      {:type :ok :process 1 :session 2 :f :get-data :path "/k" :value "a" :watch true :time 3 :zxid 1 :stat {:czxid 1 :mzxid 1 :version 0}}
+      {:type :invoke :process 1 :session 2 :f :get-children :path "/k" :watch true :time 4}
+      {:type :ok :process 1 :session 2 :f :get-children :path "/k" :value [] :watch true :time 5 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :delete :path "/k" :version -1 :time 6}
+      {:type :ok :process 0 :session 1 :f :delete :path "/k" :version -1 :time 7 :zxid 2}
+      {:type :ok :process 1 :session 2 :f :connect :time 8}
+      {:type :ok :process 1 :session 2 :f :watch-event :path "/k" :value {:event :node-deleted :path "/k"} :time 9 :zxid 2}
+      {:type :ok :process 1 :session 2 :f :watch-event :path "/k" :value {:event :node-deleted :path "/k"} :time 10 :zxid 2}
+      {:type :invoke :process 1 :session 2 :f :exists :path "/k" :time 11}
+      {:type :ok :process 1 :session 2 :f :exists :path "/k" :value false :time 12 :zxid 2}
+      """;
+
+  static final String EXISTS_WATCH_MISSED_WHILE_AWAY = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/x" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/x" :value {:data "a" :mode :persistent :created-path "/x"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 2 :f :exists :path "/k" :watch true :time 2}
+      {:type :ok :process 1 :session 2 :f :exists :path "/k" :value false :watch true :time 3 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "b" :mode :persistent} :time 4}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "b" :mode :persistent :created-path "/k"} :time 5 :zxid 2}
+      {:type :invoke :process 0 :session 1 :f :delete :path "/k" :version -1 :time 6}
+      {:type :ok :process 0 :session 1 :f :delete :path "/k" :version -1 :time 7 :zxid 3}
+      {:type :ok :process 1 :session 2 :f :connect :time 8}
+      {:type :invoke :process 1 :session 2 :f :set-data :path "/x" :value "c" :version -1 :time 9}
+      {:type :ok :process 1 :session 2 :f :set-data :path "/x" :value "c" :version -1 :time 10 :zxid 4 :stat {:czxid 1 :mzxid 4 :version 1}}
+      """;
+
+  static final String PARENT_STAT_COUNTS_INFO_CHILD = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/k" :value {:data "a" :mode :persistent :created-path "/k"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 1 :f :create :path "/k/c0" :value {:data "b" :mode :persistent} :time 2}
+      {:type :info :process 1 :session 1 :f :create :path "/k/c0" :value {:data "b" :mode :persistent} :time 3 :error :connection-loss}
+      {:type :invoke :process 2 :session 2 :f :multi :value [{:f :create :path "/k/c1" :data "c" :mode :persistent}] :time 4}
+      {:type :ok :process 2 :session 2 :f :multi :value [{:type :ok :created-path "/k/c1"}] :time 5 :zxid 3}
+      {:type :invoke :process 2 :session 2 :f :get-data :path "/k" :time 6}
+      {:type :ok :process 2 :session 2 :f :get-data :path "/k" :value "a" :time 7 :zxid 3 :stat {:czxid 1 :mzxid 1 :pzxid 3 :version 0 :cversion 2 :num-children 2}}
       """;
 
   static List<Corpus.Entry> good() {

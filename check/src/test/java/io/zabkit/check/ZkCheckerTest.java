@@ -286,4 +286,133 @@ class ZkCheckerTest {
     assertEquals(a, b);
     assertFalse(a.equals(c));
   }
+
+  @Test
+  void anInfoCloseSessionKeepsTheSessionsWatches() {
+    String history = RegressionCorpus.INFO_CLOSE_KEEPS_WATCHES;
+    assertTrue(check(history).valid(), check(history).table());
+    // an ok close ended the session: its watches went with it, so the event has no watch
+    String info = "{:type :info :process 2 :session 2 :f :close-session :time 5 :error :connection-loss}";
+    assertTrue(history.contains(info));
+    Result closed = check(history.replace(info, "{:type :ok :process 2 :session 2 :f :close-session :time 5 :zxid 2}"));
+    assertEquals(List.of(Property.WatchOrdering), closed.failed(), closed.table());
+  }
+
+  @Test
+  void aSessionEndComesAfterEveryWriteOfTheSession() {
+    String history = RegressionCorpus.SESSION_ALIVE_AFTER_INFO_CLOSE;
+    assertTrue(check(history).valid(), check(history).table());
+    String infoDelete = "{:type :invoke :process 1 :session 1 :f :delete :path \"/e\" :version -1 :time 4}\n"
+        + "{:type :info :process 1 :session 1 :f :delete :path \"/e\" :version -1 :time 5 :error :connection-loss}\n";
+    assertTrue(history.contains(infoDelete));
+    // without the :info delete only the session end could explain the no-node, and the session wrote at zxid 5
+    Result noDelete = check(history.replace(infoDelete, ""));
+    assertEquals(List.of(Property.LinearizableWrites), noDelete.failed(), noDelete.table());
+    // with no later write of the session, its end explains it
+    String laterWrite = history.lines().filter(l -> l.contains(":f :set-data")).map(l -> l + "\n").collect(java.util.stream.Collectors.joining());
+    Result ended = check(history.replace(infoDelete, "").replace(laterWrite, ""));
+    assertTrue(ended.valid(), ended.table());
+  }
+
+  @Test
+  void anInfoDeleteOfTheParentExplainsACreatesNoNode() {
+    String history = RegressionCorpus.NO_NODE_PARENT_BY_INFO_DELETE;
+    assertTrue(check(history).valid(), check(history).table());
+    Result noDelete = check(history.lines().filter(l -> !l.contains(":f :delete")).collect(java.util.stream.Collectors.joining("\n")));
+    assertEquals(List.of(Property.LinearizableWrites), noDelete.failed(), noDelete.table());
+    // a delete that expected another version failed: it cannot have removed the parent
+    Result wrongVersion = check(history.replace(":f :delete :path \"/e\" :version 0", ":f :delete :path \"/e\" :version 4"));
+    assertEquals(List.of(Property.LinearizableWrites), wrongVersion.failed(), wrongVersion.table());
+  }
+
+  @Test
+  void aSessionEndPlacedByInferenceOnlyBoundsTheWatchesItMakesDue() {
+    String history = RegressionCorpus.INFERRED_SESSION_END_WATCH;
+    assertTrue(check(history).valid(), check(history).table());
+    // the end reported at zxid 4 (/e still listed at zxid 3, no delete): the watch was due there, so an event for zxid 5 is wrong
+    Result known = check(history.replace(":f :session-expired :time 3}", ":f :session-expired :time 3 :zxid 4}")
+        .replace(":value [\"zookeeper\"] :watch", ":value [\"e\" \"zookeeper\"] :watch")
+        .lines().filter(l -> !l.contains(":f :delete")).collect(java.util.stream.Collectors.joining("\n")));
+    assertEquals(List.of(Property.WatchOrdering), known.failed(), known.table());
+  }
+
+  @Test
+  void anExistsStatPlacesOnlyTheOneInfoSetDataItCanBeAndYieldsToAReadWithTheData() {
+    String history = RegressionCorpus.EXISTS_STAT_YIELDS_TO_DATA;
+    assertTrue(check(history).valid(), check(history).table());
+    // the read shows data no :info write has: nothing is placed, so the not-empty is a violation
+    Result otherData = check(history.replace(":value \"b\" :time 9", ":value \"z\" :time 9"));
+    assertTrue(otherData.failed().contains(Property.LinearizableWrites), otherData.table());
+    String getData = history.lines().filter(l -> l.contains(":f :get-data")).map(l -> l + "\n").collect(java.util.stream.Collectors.joining());
+    // the exists Stat alone places the one candidate
+    Result existsOnly = check(history.replace(getData, ""));
+    assertTrue(existsOnly.valid(), existsOnly.table());
+    // with two candidates the exists Stat cannot tell which: nothing is placed
+    String second = "{:type :invoke :process 3 :session 1 :f :set-data :path \"/k\" :value \"y\" :version -1 :time 4}\n"
+        + "{:type :info :process 3 :session 1 :f :set-data :path \"/k\" :value \"y\" :version -1 :time 5 :error :connection-loss}\n";
+    Result twoCandidates = check(history.replace(getData, "").replace("{:type :invoke :process 2 :session 2 :f :exists", second + "{:type :invoke :process 2 :session 2 :f :exists"));
+    assertEquals(List.of(Property.LinearizableWrites), twoCandidates.failed(), twoCandidates.table());
+  }
+
+  @Test
+  void aReadStatGivesTheVersionAMultisSetDataLeft() {
+    String history = RegressionCorpus.VERSION_SEEN_AFTER_MULTI;
+    assertTrue(check(history).valid(), check(history).table());
+    // version 3 at zxid 3 needs two :info set-datas before the multi, and only one was invoked by then
+    Result tooFar = check(history.replace(":mzxid 3 :version 2", ":mzxid 3 :version 3"));
+    assertEquals(List.of(Property.LinearizableWrites), tooFar.failed(), tooFar.table());
+  }
+
+  @Test
+  void setWatchesSendsNodeDeletedOncePerWatchListThatNamesThePath() {
+    String history = RegressionCorpus.SET_WATCHES_DELETED_TWICE;
+    assertTrue(check(history).valid(), check(history).table());
+    String reconnect = "{:type :ok :process 1 :session 2 :f :connect :time 8}\n";
+    String event = "{:type :ok :process 1 :session 2 :f :watch-event :path \"/k\" :value {:event :node-deleted :path \"/k\"} :time 10 :zxid 2}\n";
+    assertTrue(history.contains(reconnect) && history.contains(event));
+    // without the reconnect the repeat is not SetWatches' and is a second firing
+    Result noReconnect = check(history.replace(reconnect, ""));
+    assertEquals(List.of(Property.WatchOrdering), noReconnect.failed(), noReconnect.table());
+    // only the data list names /k without the child watch: one event
+    Result dataOnly = check(history.lines().filter(l -> !l.contains(":f :get-children")).collect(java.util.stream.Collectors.joining("\n")));
+    assertEquals(List.of(Property.WatchOrdering), dataOnly.failed(), dataOnly.table());
+    // two lists, two events: a third is one too many
+    Result third = check(history.replace(event, event + event.replace(":time 10", ":time 10")));
+    assertEquals(List.of(Property.WatchOrdering), third.failed(), third.table());
+  }
+
+  @Test
+  void anExistsWatchIsMissedOnlyForANodeCreatedAndDeletedWhileAway() {
+    String history = RegressionCorpus.EXISTS_WATCH_MISSED_WHILE_AWAY;
+    assertTrue(check(history).valid(), check(history).table());
+    String reconnect = "{:type :ok :process 1 :session 2 :f :connect :time 8}\n";
+    assertTrue(history.contains(reconnect));
+    Result noReconnect = check(history.replace(reconnect, ""));
+    assertEquals(List.of(Property.WatchOrdering), noReconnect.failed(), noReconnect.table());
+    // the node still there at the reconnect: SetWatches fires NodeCreated, so the reply without it is wrong
+    Result notDeleted = check(history.lines().filter(l -> !l.contains(":f :delete")).collect(java.util.stream.Collectors.joining("\n")));
+    assertEquals(List.of(Property.WatchOrdering), notDeleted.failed(), notDeleted.table());
+    // the watch is set again: a later creation must fire it before the next reply
+    Result createdAgain = check(history
+        + "{:type :invoke :process 0 :session 1 :f :create :path \"/k\" :value {:data \"d\" :mode :persistent} :time 11}\n"
+        + "{:type :ok :process 0 :session 1 :f :create :path \"/k\" :value {:data \"d\" :mode :persistent :created-path \"/k\"} :time 12 :zxid 5}\n"
+        + "{:type :invoke :process 1 :session 2 :f :set-data :path \"/x\" :value \"e\" :version -1 :time 13}\n"
+        + "{:type :ok :process 1 :session 2 :f :set-data :path \"/x\" :value \"e\" :version -1 :time 14 :zxid 6 :stat {:czxid 1 :mzxid 6 :version 2}}\n");
+    assertEquals(List.of(Property.WatchOrdering), createdAgain.failed(), createdAgain.table());
+  }
+
+  @Test
+  void anUnplacedInfoChildCreateExplainsOnlyAsManyChildrenAsThereAreCandidates() {
+    String history = RegressionCorpus.PARENT_STAT_COUNTS_INFO_CHILD;
+    assertTrue(check(history).valid(), check(history).table());
+    Result noInfo = check(history.lines().filter(l -> !l.contains("/k/c0")).collect(java.util.stream.Collectors.joining("\n")));
+    assertEquals(List.of(Property.LinearizableWrites), noInfo.failed(), noInfo.table());
+    Result tooMany = check(history.replace(":cversion 2 :num-children 2", ":cversion 3 :num-children 3"));
+    assertEquals(List.of(Property.LinearizableWrites), tooMany.failed(), tooMany.table());
+    Result otherData = check(history.replace(":value \"a\" :time 7", ":value \"z\" :time 7"));
+    assertEquals(List.of(Property.LinearizableWrites), otherData.failed(), otherData.table());
+    // a pzxid no write has is left to the placement by observation (here it has nothing to place)
+    Result otherPzxid = check(history.replace(":pzxid 3", ":pzxid 2"));
+    assertEquals(List.of(Property.LinearizableWrites), otherPzxid.failed(), otherPzxid.table());
+  }
 }
