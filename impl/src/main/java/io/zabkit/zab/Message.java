@@ -34,7 +34,11 @@ public sealed interface Message {
     /** Discovery: the leader's new epoch, larger than every acceptedEpoch of a quorum. */
     record LeaderInfo(long newEpoch) implements Message {}
 
-    /** Discovery: a follower accepted newEpoch; it reports currentEpoch and the last zxid of its history. */
+    /**
+     * Discovery: a follower accepted newEpoch; it reports currentEpoch and the last zxid of its history.
+     * currentEpoch is -1 when newEpoch had already been accepted before (it may have been promised to
+     * another leader): the leader syncs that follower but does not count it toward the epoch's quorum.
+     */
     record AckEpoch(long currentEpoch, long lastZxid) implements Message {}
 
     /** Synchronization: the PROPOSALs that follow extend the follower's history after zxid. */
