@@ -25,28 +25,6 @@ final class InfoWrites {
   /** Invoked paths of ok sequential creates whose reply named a prefix under that path (the path was the parent). */
   private final java.util.Set<String> parentNamingInvocations = new java.util.HashSet<>();
   private int count;
-  /** The version a read's Stat showed for a path at its mzxid ("path@zxid"), first seen. */
-  private final Map<String, Long> versionSeen = new HashMap<>();
-
-  void noteVersionSeen(String path, long mzxid, long version) {
-    versionSeen.putIfAbsent(path + "@" + mzxid, version);
-  }
-
-  /** The version a Stat showed for the path as the write at zxid z left it, or null. */
-  Long versionSeen(String path, long z) {
-    return versionSeen.get(path + "@" + z);
-  }
-
-  /** Per session, the highest zxid at which a write of the session took effect (ok, or failed with a zxid). */
-  private final Map<Long, Long> lastWriteOfSession = new HashMap<>();
-
-  /**
-   * Notes a write of a session at a zxid. The leader checks the session of every request it logs, so the session
-   * was alive there: its end (close or expiry) comes after.
-   */
-  void noteSessionWrite(Long session, long zxid) {
-    if (session != null) lastWriteOfSession.merge(session, zxid, Math::max);
-  }
 
   /** Notes an ok sequential create whose invocation named its parent and whose reply named the prefix under it. */
   void noteCompleted(Call c) {
@@ -144,17 +122,6 @@ final class InfoWrites {
   /** Places the first candidate that fits the observation at {@code z}; {@code named} is the sequential name seen. */
   private static boolean place(List<Call> candidates, Observation o, long z, boolean children, String named) {
     if (candidates == null) return false;
-    if (o.dataUnknown()) {
-      // which of several :info set-datas it was is not known: only a single candidate is placed
-      Call only = null;
-      for (Call c : candidates) {
-        if (c.resolvedZxid >= 0 || c.infoConsumed || c.invokeTime > o.completeTime || c.kind != Call.Kind.SET_DATA) continue;
-        if (only != null) return false;
-        only = c;
-      }
-      if (only == null) return false;
-      candidates = List.of(only);
-    }
     for (Call c : candidates) {
       if (c.resolvedZxid >= 0 || c.infoConsumed || c.invokeTime > o.completeTime) continue;
       if (named != null ? !(c.kind == Call.Kind.CREATE && c.sequential() && c.multi == null) : !fits(c, o, children)) continue;
@@ -188,15 +155,11 @@ final class InfoWrites {
       };
     }
     if (o.creation) return c.kind == Call.Kind.CREATE && !c.sequential();
-    if (o.dataUnknown()) return c.kind == Call.Kind.SET_DATA;
     return (c.kind == Call.Kind.SET_DATA || (c.kind == Call.Kind.CREATE && !c.sequential())) && Objects.equals(c.data, o.data);
   }
 
-  /**
-   * A zxid seen in a Stat (mzxid, or czxid when {@code creation}), with what was read there, or in a watch event.
-   * {@code dataUnknown}: a set-data took effect there but the observation does not show its data (an exists Stat).
-   */
-  record Observation(String path, Object data, boolean creation, long completeTime, String event, boolean dataUnknown) {}
+  /** A zxid seen in a Stat (mzxid, or czxid when {@code creation}), with what was read there. */
+  record Observation(String path, Object data, boolean creation, long completeTime, String event) {}
 
   private static boolean usable(Call c, long before, Call.Kind kind) {
     return !c.infoConsumed && c.resolvedZxid < 0 && c.invokeTime < before && (kind == null || c.kind == kind);
@@ -291,8 +254,6 @@ final class InfoWrites {
     if (end == null || end.resolvedZxid >= 0) return false;
     // a close-session cannot take effect before it was invoked (an expiry event only says it happened by then)
     if (end.invoke != null && end.invokeTime >= w.completeTime) return false;
-    // nor before a write of the session that the leader logged: the session was alive there
-    if (lastWriteOfSession.getOrDefault(node.ephemeralOwner, -1L) > z) return false;
     end.resolvedZxid = z;
     tree.endSession(end, node.ephemeralOwner, z, true);
     return true;
@@ -319,25 +280,6 @@ final class InfoWrites {
             cr.infoConsumed = true;
             tree.create(cr, z, grandparent, tree.now(grandparent), parentPath);
             return true;
-          }
-        }
-      }
-    }
-    if ("no-node".equals(w.error) && !"no-node".equals(modelError)) {
-      // ZooKeeper looks the parent up first: it was gone, by an :info delete of it (which found it childless and at
-      // the version it expected) or by the end of its owner's session
-      String parentPath = ModelTree.parent(name);
-      ModelTree.Snap parent = tree.now(parentPath);
-      if (parent.exists && parent.numChildren == 0) {
-        if (endUnknownSession(tree, parent, z, w)) return true;
-        List<Call> list = byPath.get(parentPath);
-        if (list != null) {
-          for (Call del : list) {
-            if (usable(del, w.completeTime, Call.Kind.DELETE) && (del.expectedVersion == -1 || del.expectedVersion == parent.version)) {
-              del.infoConsumed = true;
-              tree.remove(parentPath, z, del, false);
-              return true;
-            }
           }
         }
       }
@@ -437,18 +379,6 @@ final class InfoWrites {
       return true;
     }
     return false;
-  }
-
-  /** How many :info creates or deletes of children of {@code parent}, invoked before {@code before}, nothing placed. */
-  int unplacedChildWrites(String parent, long before) {
-    List<Call> kids = byParent.get(parent);
-    int n = 0;
-    if (kids != null) {
-      for (Call c : kids) {
-        if ((c.kind == Call.Kind.CREATE || c.kind == Call.Kind.DELETE) && usable(c, before, null)) n++;
-      }
-    }
-    return n;
   }
 
   /** True when some :info write on the path, or an unknown session end of the node's owner, could explain a read. */

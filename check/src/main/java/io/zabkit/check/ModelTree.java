@@ -526,14 +526,9 @@ final class ModelTree {
 
   /** Removes an existing node and its parent link at zxid z. */
   void remove(String path, long z, Call cause, boolean bySessionEnd) {
-    remove(path, z, cause, bySessionEnd, false);
-  }
-
-  /** @param inferredZxid z only bounds the removal from above (a session end placed where an outcome needed it) */
-  private void remove(String path, long z, Call cause, boolean bySessionEnd, boolean inferredZxid) {
     Snap node = current(path);
     // approximate: made by an :info write, or the node may already have gone by an :info delete nobody observed
-    boolean approx = inferredZxid || cause.outcome == Op.Type.INFO || (node.cause != null && node.cause.outcome == Op.Type.INFO)
+    boolean approx = cause.outcome == Op.Type.INFO || (node.cause != null && node.cause.outcome == Op.Type.INFO)
         || info.mayHaveDeleted(path, cause.completeTime);
     PathLog nl = logFor(path);
     Snap gone = Snap.absent(z, cause, bySessionEnd);
@@ -582,13 +577,6 @@ final class ModelTree {
               + (node.cause == null ? "-" : node.cause.invokeIndex()) + ")", w, node.cause);
           newVersion = w.stat.version();
         }
-      } else if (w.stat == null || w.stat.version() == null) {
-        // no reply Stat (a multi's set-data): a read's Stat with this mzxid tells the version the write gave
-        Long seenVersion = info.versionSeen(w.path, z);
-        if (seenVersion != null && seenVersion > newVersion
-            && info.consumeWrites(w.path, seenVersion - newVersion, w.completeTime, node.version) != null) {
-          newVersion = seenVersion;
-        }
       }
       checkReplyStat(w, z, "mzxid", w.stat == null ? null : w.stat.mzxid(), z);
       setData(w, z, node, w.data, newVersion);
@@ -629,7 +617,7 @@ final class ModelTree {
     Set<String> owned = ephemerals.remove(session);
     if (owned == null) return;
     for (String path : new ArrayList<>(owned)) {
-      if (current(path).exists) remove(path, z, w, true, inferred);
+      if (current(path).exists) remove(path, z, w, true);
     }
   }
 

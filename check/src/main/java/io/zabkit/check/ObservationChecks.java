@@ -50,15 +50,8 @@ final class ObservationChecks {
      * zxid order, so among themselves they are only checked against {@link #floorBeforeReconnect}.
      */
     boolean setWatchesWindow;
-    /** The zxid the session had seen when it last reconnected: its SetWatches ran at that zxid or later. */
-    long seenAtReconnect = -1;
     long floorBeforeReconnect = -1;
     Call floorEvent;
-    /**
-     * Paths whose node-deleted in this SetWatches window fired both a data and a child watch: ZooKeeper's
-     * DataTree.setWatches sends one NodeDeleted for each list that names the path, so a second one follows.
-     */
-    final java.util.Set<String> deletedForBothLists = new java.util.HashSet<>();
     final Map<String, Watch> watches = new HashMap<>();
     final PriorityQueue<Watch> byDue = new PriorityQueue<>((a, b) -> Long.compare(a.due, b.due));
     final Map<String, Call> lastFired = new HashMap<>();
@@ -92,9 +85,7 @@ final class ObservationChecks {
     switch (c.kind) {
       case WATCH_EVENT -> event(c);
       case SESSION_EXPIRED, CLOSE_SESSION -> {
-        // an :info close-session may not have happened: the watches stay (if it did, no event or reply follows)
-        boolean maybeNot = c.kind == Call.Kind.CLOSE_SESSION && c.outcome == Op.Type.INFO;
-        if (c.outcome != Op.Type.FAIL && !maybeNot) endSession(c);
+        if (c.outcome != Op.Type.FAIL) endSession(c);
       }
       case SYNC -> sync(c);
       case GET_DATA, EXISTS, GET_CHILDREN -> read(c);
@@ -104,8 +95,6 @@ final class ObservationChecks {
           Session s = session(c);
           for (Watch w : s.watches.values()) w.resumed = true;
           s.setWatchesWindow = true;
-          s.seenAtReconnect = s.seen;
-          s.deletedForBothLists.clear();
           s.floorBeforeReconnect = s.lastEventZxid;
           s.floorEvent = s.lastEvent;
         }
@@ -248,7 +237,6 @@ final class ObservationChecks {
     ModelTree.Snap at = tree.stateAt(r.path, r.zxid);
     if (matches(at, r, exists)) return false;
     if (info.mayExplain(r, exists, at.ephemeralOwner, tree)) return false;
-    if (childCountsOnly(at, r, exists) && info.unplacedChildWrites(r.path, r.completeTime) >= childGap(at, r.stat)) return false;
     int i = log == null ? -1 : log.indexAt(r.zxid);
     // Older states: a stale read (allowed only if nothing newer was seen by the session or promised by sync).
     for (int j = i - 1, k = 0; log != null && j >= -1 && k < SEARCH_STATES_MAX; j--, k++) {
@@ -317,26 +305,6 @@ final class ObservationChecks {
     return eq(st.version(), snap.version) && eq(st.mzxid(), snap.mzxid) && eq(st.czxid(), snap.czxid)
         && eq(st.cversion(), visibleCversion(snap)) && eq(st.pzxid(), snap.pzxid) && eq(st.numChildren(), snap.numChildren)
         && eq(st.ephemeralOwner(), snap.ephemeralOwner);
-  }
-
-  /**
-   * The read differs from the state only in its Stat's cversion and num-children, its pzxid being the replay's (a
-   * known write's, so it could not place an :info write there): :info creates or deletes under the path that nothing
-   * placed may have moved them before that write (lenient, as for a children list).
-   */
-  private static boolean childCountsOnly(ModelTree.Snap at, Call r, boolean exists) {
-    Stat st = r.stat;
-    if (!exists || !at.exists || st == null || r.kind == Call.Kind.GET_CHILDREN) return false;
-    if (r.kind == Call.Kind.GET_DATA && !Objects.equals(at.data, r.data)) return false;
-    return eq(st.version(), at.version) && eq(st.mzxid(), at.mzxid) && eq(st.czxid(), at.czxid) && eq(st.ephemeralOwner(), at.ephemeralOwner)
-        && eq(st.pzxid(), at.pzxid);
-  }
-
-  /** How many child creates or deletes at least the Stat's child fields are away from the state's. */
-  private static long childGap(ModelTree.Snap at, Stat st) {
-    long cversion = st.cversion() == null ? 0 : Math.abs(st.cversion() - visibleCversion(at));
-    long children = st.numChildren() == null ? 0 : Math.abs(st.numChildren() - at.numChildren);
-    return Math.max(1, Math.max(cversion, children));
   }
 
   private static boolean eq(Long seen, long model) {
@@ -415,36 +383,9 @@ final class ObservationChecks {
       if (w.due > z) break;
       s.byDue.poll();
       w.done = true;
-      Watch again = setAgainWhileAbsent(s, w, z);
-      if (again != null) {
-        s.watches.put("d" + w.path, again);
-        if (again.due != Long.MAX_VALUE) s.byDue.add(again);
-        continue;
-      }
       findings.violation(Property.WatchOrdering, "reply at zxid " + Findings.hex(z) + " reflects the change at zxid " + Findings.hex(w.due)
           + " to " + w.path + " but the watch set by #" + w.registration.invokeIndex() + " had not fired", w.registration, w.dueWrite, c);
     }
-  }
-
-  /**
-   * ZooKeeper's one documented missed watch: an exists watch on an absent node, whose node was created and deleted
-   * while the session was away. SetWatches, at a zxid between the one the session had seen and this reply's, found
-   * it absent and set the watch again without an event. Returns that watch (due at the next creation), or null.
-   */
-  private Watch setAgainWhileAbsent(Session s, Watch w, long z) {
-    if (!w.resumed || w.child || w.registration.kind != Call.Kind.EXISTS || !Boolean.FALSE.equals(observedExists(w.registration))) {
-      return null;
-    }
-    ModelTree.PathLog log = tree.log(w.path);
-    if (log == null) return null;
-    for (int j = Math.max(log.indexAt(w.due), 0); j < log.n && log.zxids[j] <= z; j++) {
-      long end = j + 1 < log.n ? log.zxids[j + 1] : Long.MAX_VALUE;
-      if (log.zxids[j] < w.due || log.snaps[j].exists || end <= s.seenAtReconnect) continue;
-      Watch again = new Watch(w.path, false, w.registration, end, end == Long.MAX_VALUE ? null : log.snaps[j + 1].cause, w.maybe);
-      again.resumed = true;
-      return again;
-    }
-    return null;
   }
 
   private void event(Call e) {
@@ -476,8 +417,6 @@ final class ObservationChecks {
     };
     if (chosen == null && persistentCovers(s, path, type, e)) {
       checkPersistentEvent(path, type, e);
-    } else if (chosen == null && type.equals("node-deleted") && s.setWatchesWindow && s.deletedForBothLists.remove(path)) {
-      // the child list's NodeDeleted after the data list's one (checked when that one came)
     } else if (chosen == null) {
       Call prior = s.lastFired.get(type + path);
       findings.violation(Property.WatchOrdering, prior != null
@@ -485,10 +424,7 @@ final class ObservationChecks {
           : ":" + type + " event for " + path + " but the session had no watch there", prior, e);
     } else {
       fire(s, chosen, e, type, ez);
-      if (type.equals("node-deleted") && chosen == data && child != null) {
-        fire(s, child, e, type, ez);
-        if (s.setWatchesWindow) s.deletedForBothLists.add(path);
-      }
+      if (type.equals("node-deleted") && chosen == data && child != null) fire(s, child, e, type, ez);
     }
     s.lastFired.put(type + path, e);
     if (ez != null) {

@@ -71,11 +71,10 @@ public final class ZkChecker {
       if (c.kind.isWrite()) {
         boolean placed = c.zxid != null && (c.outcome != Op.Type.INFO || c.kind == Call.Kind.SESSION_EXPIRED);
         if (placed) writes.add(c);
-        if (placed && c.kind != Call.Kind.SESSION_EXPIRED && c.kind != Call.Kind.CLOSE_SESSION) info.noteSessionWrite(c.session, c.zxid);
         else if (c.outcome == Op.Type.INFO || c.kind == Call.Kind.SESSION_EXPIRED) info.add(c);
         // a :fail without a zxid never reached the log: it changed nothing
       }
-      observe(c, observed, info);
+      observe(c, observed);
     });
 
     writes.sort((a, b) -> Long.compare(a.effectiveZxid(), b.effectiveZxid()));
@@ -92,9 +91,9 @@ public final class ZkChecker {
     return new Result(findings.verdicts(properties), ops, System.nanoTime() - start);
   }
 
-  private static void observe(Call c, Map<Long, InfoWrites.Observation> observed, InfoWrites info) {
+  private static void observe(Call c, Map<Long, InfoWrites.Observation> observed) {
     if (c.kind == Call.Kind.MULTI_READ && c.outcome == Op.Type.OK) {
-      for (Call sub : c.subs) observe(sub, observed, info);
+      for (Call sub : c.subs) observe(sub, observed);
       return;
     }
     if (c.kind == Call.Kind.WATCH_EVENT && c.outcome == Op.Type.OK && c.zxid != null) {
@@ -104,29 +103,23 @@ public final class ZkChecker {
         String path = m.get(Keyword.of("path")) instanceof String p ? p : c.path;
         String event = k.name();
         boolean namesWrite = event.equals("node-created") || event.equals("node-deleted") || event.equals(InfoWrites.CHILD_CHANGE);
-        if (path != null && namesWrite) observed.putIfAbsent(c.zxid, new InfoWrites.Observation(path, null, false, c.completeTime, event, false));
+        if (path != null && namesWrite) observed.putIfAbsent(c.zxid, new InfoWrites.Observation(path, null, false, c.completeTime, event));
       }
       return;
     }
     if (c.stat == null || c.path == null || c.outcome != Op.Type.OK) return;
-    if (c.stat.mzxid() != null && c.stat.version() != null) info.noteVersionSeen(c.path, c.stat.mzxid(), c.stat.version());
     boolean hasData = c.kind == Call.Kind.GET_DATA || c.kind == Call.Kind.SET_DATA || c.kind == Call.Kind.CREATE;
     Object data = hasData ? c.data : null;
     // a reply without the data (exists, getChildren2) whose mzxid is its czxid only says a create happened there:
     // recorded as a data observation it would ask for a write with no data, which no :info create fits
     boolean createdOnly = !hasData && c.stat.mzxid() != null && c.stat.mzxid().equals(c.stat.czxid());
-    if (c.stat.mzxid() != null && !createdOnly) {
-      // a reply without the data (exists) shows a set-data at mzxid but not which data: one that shows it wins
-      InfoWrites.Observation seen = new InfoWrites.Observation(c.path, data, false, c.completeTime, null, !hasData);
-      InfoWrites.Observation had = observed.putIfAbsent(c.stat.mzxid(), seen);
-      if (had != null && had.dataUnknown() && hasData && had.path().equals(c.path)) observed.put(c.stat.mzxid(), seen);
-    }
-    if (c.stat.czxid() != null) observed.putIfAbsent(c.stat.czxid(), new InfoWrites.Observation(c.path, null, true, c.completeTime, null, false));
+    if (c.stat.mzxid() != null && !createdOnly) observed.putIfAbsent(c.stat.mzxid(), new InfoWrites.Observation(c.path, data, false, c.completeTime, null));
+    if (c.stat.czxid() != null) observed.putIfAbsent(c.stat.czxid(), new InfoWrites.Observation(c.path, null, true, c.completeTime, null));
     // ZooKeeper moves a node's pzxid to the zxid of each child create and child delete: a pzxid no known write has
     // is a child change there, which only an :info create or delete under the node can explain
     Long pzxid = c.stat.pzxid();
     if (pzxid != null && !pzxid.equals(c.stat.czxid())) {
-      observed.putIfAbsent(pzxid, new InfoWrites.Observation(c.path, null, false, c.completeTime, InfoWrites.CHILD_CHANGE, false));
+      observed.putIfAbsent(pzxid, new InfoWrites.Observation(c.path, null, false, c.completeTime, InfoWrites.CHILD_CHANGE));
     }
   }
 
