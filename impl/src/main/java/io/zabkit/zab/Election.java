@@ -67,10 +67,6 @@ final class Election {
         return logicalClock;
     }
 
-    boolean running() {
-        return running;
-    }
-
     /** Starts a new round voting for ourselves with what we have. */
     void start(long nowMs, long lastZxid, long currentEpoch) {
         running = true;

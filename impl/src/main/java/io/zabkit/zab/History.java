@@ -67,11 +67,6 @@ final class History {
         return out;
     }
 
-    Txn get(long zxid) {
-        int i = indexOf(zxid);
-        return i < 0 ? null : txns.get(i);
-    }
-
     /** Drops every transaction after zxid (TRUNC); zxid must not be below the floor. */
     void truncateAfter(long zxid) {
         if (zxid < floor) {

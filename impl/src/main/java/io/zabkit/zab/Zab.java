@@ -195,7 +195,7 @@ public final class Zab {
             } else if (m instanceof Ack a) {
                 leaderProcessAck(from, a);
             } else if (m instanceof Ping p) {
-                leaderProcessPing(from, p);
+                leaderProcessPing(p);
             } else if (m instanceof Forward f) {
                 leaderProcessForward(from, f);
             } else if (m instanceof SyncRequest s) {
@@ -356,11 +356,6 @@ public final class Zab {
         return zabState == ZabState.BROADCAST;
     }
 
-    /** The transactions held in memory (after {@link #historyFloor()}), for the simulator's invariants. */
-    public List<Txn> historyTail() {
-        return history.after(history.floor());
-    }
-
     /** The transactions held in memory after zxid. */
     public List<Txn> historyAfter(long zxid) {
         return history.range(zxid, history.lastZxid());
@@ -368,17 +363,6 @@ public final class Zab {
 
     public long historyFloor() {
         return history.floor();
-    }
-
-    /** The ids of the learners in the forwarding set (leader only). */
-    public List<Long> forwardingSet() {
-        List<Long> ids = new ArrayList<>();
-        for (Learner l : learners.values()) {
-            if (l.forwarding) {
-                ids.add(l.id);
-            }
-        }
-        return ids;
     }
 
     public ZabConfig config() {
@@ -522,9 +506,7 @@ public final class Zab {
         if (leaderEpoch != 0) {
             return;
         }
-        List<Long> ids = new ArrayList<>(learners.keySet());
-        ids.add(self);
-        if (!config.isQuorum(ids)) {
+        if (!config.isQuorum(leaderAnd(l -> true))) {
             return;
         }
         leaderEpoch = Math.max(infoMaxEpoch, acceptedEpoch) + 1;
@@ -553,13 +535,7 @@ public final class Zab {
         l.fresh = fresh;
         l.lastZxid = ae.lastZxid();
         if (zabState == ZabState.DISCOVERY) {
-            List<Long> promised = new ArrayList<>();
-            promised.add(self);
-            for (Learner x : learners.values()) {
-                if (x.ackedEpoch && x.fresh) {
-                    promised.add(x.id);
-                }
-            }
+            List<Long> promised = leaderAnd(x -> x.ackedEpoch && x.fresh);
             if (config.isQuorum(promised)) {
                 zabState = ZabState.SYNCHRONIZATION;
                 initialHistoryZxid = history.lastZxid();
@@ -643,14 +619,8 @@ public final class Zab {
         if (!syncStarted) {
             return;
         }
-        List<Long> acked = new ArrayList<>();
-        acked.add(self); // syncStarted: the leader's history is durable
-        for (Learner l : learners.values()) {
-            if (l.ackedNewLeader) {
-                acked.add(l.id);
-            }
-        }
-        if (!config.isQuorum(acked)) {
+        // syncStarted: the leader's own history is durable, so it counts itself
+        if (!config.isQuorum(leaderAnd(l -> l.ackedNewLeader))) {
             return;
         }
         establish();
@@ -683,12 +653,7 @@ public final class Zab {
                 acks.add(l.ackedZxid);
             }
         }
-        acks.sort(java.util.Comparator.reverseOrder());
-        int quorum = config.voters().size() / 2 + 1;
-        if (acks.size() < quorum) {
-            return;
-        }
-        long z = acks.get(quorum - 1);
+        long z = quorumReach(acks);
         if (z <= lastCommitted) {
             deliverCommitted();
             return;
@@ -736,16 +701,29 @@ public final class Zab {
         if (v == Variant.ZabAc && config.voters().size() != 3) {
             return false;
         }
-        int synced = 1;
-        for (Learner l : learners.values()) {
-            if (l.forwarding && l.ackedNewLeader) {
-                synced++;
-            }
-        }
-        return synced == config.voters().size();
+        return leaderAnd(l -> l.forwarding && l.ackedNewLeader).size() == config.voters().size();
     }
 
-    private void leaderProcessPing(long from, Ping p) {
+    /** This leader and the learners that pass the test, by id. */
+    private List<Long> leaderAnd(java.util.function.Predicate<Learner> test) {
+        List<Long> ids = new ArrayList<>();
+        ids.add(self);
+        for (Learner l : learners.values()) {
+            if (test.test(l)) {
+                ids.add(l.id);
+            }
+        }
+        return ids;
+    }
+
+    /** The highest zxid that a majority of these cumulative ACKs covers, or -1 when there are too few. */
+    private long quorumReach(List<Long> acks) {
+        acks.sort(java.util.Comparator.reverseOrder());
+        int quorum = config.voters().size() / 2 + 1;
+        return acks.size() < quorum ? -1 : acks.get(quorum - 1);
+    }
+
+    private void leaderProcessPing(Ping p) {
         replica.sessionsAlive(p.sessions());
     }
 
@@ -808,13 +786,7 @@ public final class Zab {
         if (zabState != ZabState.BROADCAST) {
             return true;
         }
-        List<Long> synced = new ArrayList<>();
-        synced.add(self);
-        for (Learner l : learners.values()) {
-            if (l.forwarding) {
-                synced.add(l.id);
-            }
-        }
+        List<Long> synced = leaderAnd(l -> l.forwarding);
         if (config.isQuorum(synced)) {
             return true;
         }
@@ -999,11 +971,7 @@ public final class Zab {
                     acks.add(e.getValue());
                 }
             }
-            acks.sort(java.util.Comparator.reverseOrder());
-            int quorum = config.voters().size() / 2 + 1;
-            if (acks.size() >= quorum) {
-                commitFastRun(acks.get(quorum - 1));
-            }
+            commitFastRun(quorumReach(acks));
         }
     }
 

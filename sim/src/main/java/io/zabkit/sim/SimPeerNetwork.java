@@ -56,7 +56,6 @@ final class SimPeerNetwork {
      */
     private boolean silent;
     private long messagesDelivered;
-    private long linkBreaks;
 
     SimPeerNetwork(SimClock clock, Prng prng, SimNetwork.Options options, Trace trace) {
         this.clock = clock;
@@ -83,10 +82,6 @@ final class SimPeerNetwork {
 
     long messagesDelivered() {
         return messagesDelivered;
-    }
-
-    long linkBreaks() {
-        return linkBreaks;
     }
 
     // ------------------------------------------------------------------ partitions
@@ -207,7 +202,6 @@ final class SimPeerNetwork {
             }
             return;
         }
-        linkBreaks++;
         trace.event("peer.break", a + "-" + b + " (" + why + ")");
         if (tellA && peers.containsKey(a)) {
             notices.add(key(a, b));
