@@ -67,20 +67,20 @@
 
 (defn zk-check
   "The project's history checker (ZooKeeper semantics + Porcupine cross-check). Exit 0 = valid,
-  1 = a property violated, 2 = bad input. It checks zk-check.edn (see zk-check-history) and so
-  writes its summary to zk-check.results.edn, next to, not over, the campaign's results.edn."
+  1 = a property violated, 2 = bad input. It checks zk-check-history.edn (see zk-check-history) and
+  writes its summary to zk-check.edn, next to, not over, the campaign's results.edn."
   [test history]
   (let [bin (zk-check-bin)
-        hist (io/file (:store test) "zk-check.edn")]
+        hist (io/file (:store test) "zk-check-history.edn")
+        results-file (io/file (:store test) "zk-check.edn")]
     (if-not (.canExecute bin)
       {:valid? :unknown :available? false
        :reason (str bin " not found (the checkers issue has not landed here yet); "
                     "the workload's own checker still ran")}
       (let [{:keys [ops excluded]} (zk-check-history (:workload test) history)
             _ (write-edn-lines! hist ops)
-            r (u/sh! [(.getPath bin) (.getPath hist)] :check? false :timeout-ms 600000)
+            r (u/sh! [(.getPath bin) (.getPath hist) "--out" (.getPath results-file)] :check? false :timeout-ms 600000)
             out-file (io/file (:store test) "zk-check.out")
-            results-file (io/file (:store test) "zk-check.results.edn")
             summary (when (.exists results-file)
                       (try (select-keys (edn/read-string (slurp results-file)) [:valid? :failures :op-count])
                            (catch Exception _ nil)))]

@@ -148,7 +148,7 @@
   (let [dir (.toFile (java.nio.file.Files/createTempDirectory "zk-check-test" (make-array java.nio.file.attribute.FileAttribute 0)))]
     (try
       (let [r (checker/zk-check {:store (.getPath dir) :workload {}} ops)]
-        (assoc r :results-written? (.exists (io/file dir "zk-check.results.edn"))
+        (assoc r :results-written? (.exists (io/file dir "zk-check.edn"))
                :campaign-results-untouched? (not (.exists (io/file dir "results.edn")))))
       (finally (doseq [f (reverse (file-seq dir))] (io/delete-file f true))))))
 

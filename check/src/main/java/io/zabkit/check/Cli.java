@@ -17,7 +17,10 @@ import java.util.Set;
  * malformed history.
  *
  * <pre>
- * zk-check HISTORY.edn [--properties P,Q] [--quiet]   check; writes HISTORY.results.edn (results.edn for history.edn)
+ * zk-check HISTORY.edn [--properties P,Q] [--quiet] [--out FILE]
+ *                                                      check; writes the summary to FILE, by default zk-check.edn
+ *                                                      beside history.edn (NAME.zk-check.edn beside NAME.edn), never
+ *                                                      over Jepsen's results.edn or over the history itself
  * zk-check generate --out FILE [--seed S] [--ops N] [--sessions K] [--info-probability P]
  * zk-check corpus --out DIR [--seed S]                 good and mutated (bad) histories, see Corpus
  * zk-check register-projection HISTORY.edn OUT.jsonl [--perturb SEED]   the write/CAS projection for Porcupine, plus our verdict
@@ -33,7 +36,7 @@ public final class Cli {
       code = run(args);
     } catch (UsageException e) {
       System.err.println("zk-check: " + e.getMessage());
-      System.err.println("usage: zk-check HISTORY.edn [--properties P,Q] [--quiet] | generate | corpus | register-projection | bench (see check/README.md)");
+      System.err.println("usage: zk-check HISTORY.edn [--properties P,Q] [--quiet] [--out FILE] | generate | corpus | register-projection | bench (see check/README.md)");
       code = 2;
     } catch (History.BadLineException | IllegalArgumentException | UncheckedIOException e) {
       System.err.println("zk-check: " + e.getMessage());
@@ -73,7 +76,8 @@ public final class Cli {
       }
       default -> {
         if (a.positional.size() != 1) throw new UsageException("give exactly one history file");
-        return check(Path.of(a.positional.get(0)), a.opt("--properties"), a.flag("--quiet"));
+        Path history = Path.of(a.positional.get(0));
+        return check(history, a.opt("--properties"), a.flag("--quiet"), a.opt("--out") == null ? resultsPath(history) : Path.of(a.opt("--out")));
       }
     }
   }
@@ -101,7 +105,8 @@ public final class Cli {
     }
   }
 
-  static int check(Path history, String properties, boolean quiet) {
+  static int check(Path history, String properties, boolean quiet, Path results) {
+    refuseToOverwrite(history, results);
     Set<Property> wanted = EnumSet.allOf(Property.class);
     if (properties != null) {
       wanted.clear();
@@ -114,19 +119,30 @@ public final class Cli {
       }
     }
     Result r = new ZkChecker(wanted).withProgress(m -> System.err.println("zk-check: " + m)).check(History.file(history));
-    Path results = resultsPath(history);
     writeResults(r, results);
     if (!quiet || !r.valid()) System.out.print(r.table());
     System.out.println("results: " + results);
     return r.valid() ? 0 : 1;
   }
 
-  /** history.edn gets results.edn next to it (Jepsen's store layout); NAME.edn gets NAME.results.edn. */
+  /**
+   * history.edn gets zk-check.edn next to it, beside (never over) the results.edn Jepsen writes into the same
+   * store; NAME.edn gets NAME.zk-check.edn.
+   */
   public static Path resultsPath(Path history) {
     String name = history.getFileName().toString();
-    String out = name.equals("history.edn") ? "results.edn" : (name.endsWith(".edn") ? name.substring(0, name.length() - 4) : name) + ".results.edn";
+    String out = name.equals("history.edn") ? "zk-check.edn" : (name.endsWith(".edn") ? name.substring(0, name.length() - 4) : name) + ".zk-check.edn";
     Path parent = history.toAbsolutePath().getParent();
     return parent.resolve(out);
+  }
+
+  /** The summary never replaces the history it was computed from, nor a Jepsen results.edn. */
+  static void refuseToOverwrite(Path history, Path results) {
+    Path in = history.toAbsolutePath().normalize();
+    Path out = results.toAbsolutePath().normalize();
+    if (in.equals(out)) throw new UsageException("--out " + results + " is the history itself; give another file");
+    if (out.getFileName().toString().equals("results.edn"))
+      throw new UsageException("--out " + results + " would overwrite Jepsen's results.edn; zk-check writes zk-check.edn beside it");
   }
 
   public static void writeResults(Result r, Path file) {
