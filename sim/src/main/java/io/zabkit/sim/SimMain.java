@@ -11,7 +11,9 @@ import java.util.Locale;
 /**
  * Command line: {@code --seed N} runs one seed (with {@code --trace}, every event; with
  * {@code --history FILE}, the EDN history); {@code --seeds COUNT} runs COUNT seeds from N on, with
- * progress every {@code --progress-every} seeds and a summary. Exit status 1 when a seed fails.
+ * progress every {@code --progress-every} seeds and a summary; {@code --shard i/N} runs only the i-th of N
+ * disjoint blocks of those seeds, and {@code --result FILE} writes the sweep's machine-readable result
+ * (see {@link ShardReport}; bin/sim-merge merges shards). Exit status 1 when a seed fails.
  */
 public final class SimMain {
     static final int TICKS_DEFAULT = 600;
@@ -33,6 +35,8 @@ public final class SimMain {
         int servers = 1;
         Variant variant = Variant.Zab;
         boolean breakAssumption = false;
+        String shard = null;
+        Path resultFile = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -46,6 +50,8 @@ public final class SimMain {
                 case "--servers" -> servers = Integer.parseInt(value(args, ++i, a));
                 case "--variant" -> variant = Variant.parse(value(args, ++i, a));
                 case "--break-fault-assumption" -> breakAssumption = true;
+                case "--shard" -> shard = value(args, ++i, a);
+                case "--result" -> resultFile = Path.of(value(args, ++i, a));
                 default -> usage("unknown option " + a);
             }
         }
@@ -55,9 +61,19 @@ public final class SimMain {
         if (variant == Variant.ZabAc && servers != 3) {
             usage("ZabAc is defined for 3 servers only");
         }
+        if ((shard != null || resultFile != null) && (fullTrace || historyFile != null)) {
+            usage("--shard and --result describe a sweep; --trace and --history replay one seed");
+        }
         Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption);
-        int status = seeds == 1 ? runOne(seed, shape, fullTrace, historyFile)
-                : runMany(seed, seeds, shape, progressEvery);
+        SeedPlan plan;
+        try {
+            plan = shard == null ? SeedPlan.unsharded(seed, seeds) : SeedPlan.parse(seed, seeds, shard);
+        } catch (IllegalArgumentException e) {
+            usage(e.getMessage());
+            return;
+        }
+        boolean sweep = seeds > 1 || shard != null || resultFile != null;
+        int status = sweep ? runMany(plan, shape, progressEvery, resultFile) : runOne(seed, shape, fullTrace, historyFile);
         System.exit(status);
     }
 
@@ -86,10 +102,15 @@ public final class SimMain {
         return 0;
     }
 
-    private static int runMany(long first, long count, Shape shape, long progressEvery) {
+    private static int runMany(SeedPlan plan, Shape shape, long progressEvery, Path resultFile) throws IOException {
         PrintStream out = System.out;
-        out.printf("simulating seeds %d..%d, %d ticks each, disk %s, %d server(s)%s%n", first, first + count - 1,
+        long first = plan.from();
+        long count = plan.size();
+        out.printf("simulating seeds %d..%d%s, %d ticks each, disk %s, %d server(s)%s%n", first, first + count - 1,
+                plan.shards() > 1 ? " (shard " + plan.shard() + "/" + plan.shards() + " of seeds " + plan.first() + ".."
+                        + (plan.first() + plan.count() - 1) + ")" : "",
                 shape.ticks(), shape.disk(), shape.servers(), shape.servers() > 1 ? ", broadcast " + shape.variant() : "");
+        ShardReport report = new ShardReport(plan);
         long start = System.nanoTime();
         List<SimResult> failures = new ArrayList<>();
         long ops = 0;
@@ -99,6 +120,7 @@ public final class SimMain {
         long events = 0;
         for (long i = 0; i < count; i++) {
             SimResult r = new Simulator(shape.options(first + i), null, false).run();
+            report.add(r);
             ops += r.stats().opsInvoked();
             crashes += r.stats().crashes();
             restarts += r.stats().restartsCompared();
@@ -126,6 +148,10 @@ public final class SimMain {
             out.println("  failed seed " + r.options().seed() + " (" + r.violation().property() + "): "
                     + r.replayCommand());
         }
+        if (resultFile != null) {
+            report.write(resultFile, seconds);
+            out.println("result: " + resultFile);
+        }
         return failures.isEmpty() ? 0 : 1;
     }
 
@@ -140,7 +166,7 @@ public final class SimMain {
         System.err.println("sim: " + problem);
         System.err.println("usage: SimMain [--seed N] [--seeds COUNT] [--ticks T] [--disk honest|lying-sync] "
                 + "[--trace] [--history FILE.edn] [--progress-every K] [--servers N] [--variant Zab|ZabAc|ZabAa|ZabCt|ZabCT] "
-                + "[--break-fault-assumption]");
+                + "[--break-fault-assumption] [--shard i/N] [--result FILE.json]");
         System.exit(2);
     }
 }
