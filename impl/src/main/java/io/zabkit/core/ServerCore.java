@@ -34,7 +34,9 @@ import java.util.TreeMap;
 import org.apache.jute.BinaryInputArchive;
 import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.proto.AuthPacket;
+import org.apache.zookeeper.proto.GetSASLRequest;
 import org.apache.zookeeper.proto.RequestHeader;
+import org.apache.zookeeper.proto.SetSASLResponse;
 import org.apache.zookeeper.proto.SyncRequest;
 import org.apache.zookeeper.proto.SyncResponse;
 
@@ -623,7 +625,12 @@ public final class ServerCore implements Replica, Effects {
             return;
         }
         if (h.getType() == OpCode.SASL) {
-            throw new IOException("SASL authentication is not supported by this server");
+            answerSaslWithoutSasl(conn, h, in);
+            return;
+        }
+        if (!Requests.isKnown(h.getType())) {
+            answerUnimplemented(conn, h);
+            return;
         }
         Object body = Requests.decode(h.getType(), in);
         Request r = new Request(conn.id, conn.sessionId, h.getXid(), h.getType(), body, List.copyOf(conn.authIds), nowMs);
@@ -666,6 +673,38 @@ public final class ServerCore implements Replica, Effects {
             p.ready = Replies.reply(h.getXid(), 0, Err.AUTH_FAILED, null);
             p.closeAfter = true;
         }
+        conn.queue.addLast(p);
+        drain(conn);
+    }
+
+    /**
+     * A SASL token on a server without SASL: ZooKeeper 3.9 finds no SASL server on the connection, logs
+     * it and answers OK with a null token, keeping the connection; so does this server.
+     */
+    private void answerSaslWithoutSasl(Connection conn, RequestHeader h, BinaryInputArchive in) throws IOException {
+        GetSASLRequest token = new GetSASLRequest();
+        token.deserialize(in, "token");
+        LOG.log(System.Logger.Level.WARNING, "SASL packet from {0} (session 0x{1}) but no SASL is configured;"
+                + " answering with no token, as ZooKeeper does", conn.remoteAddress, Long.toHexString(conn.sessionId));
+        Connection.Pending p = new Connection.Pending(
+                new Request(conn.id, conn.sessionId, h.getXid(), OpCode.SASL, token, List.of(), nowMs), 0);
+        p.ready = Replies.reply(h.getXid(), 0, Err.OK, new SetSASLResponse(null));
+        conn.queue.addLast(p);
+        drain(conn);
+    }
+
+    /**
+     * An op code no server knows: ZooKeeper's UnimplementedRequestProcessor answers Unimplemented with
+     * zxid -1 and then closes the connection (not the session, which a reconnect resumes).
+     */
+    private void answerUnimplemented(Connection conn, RequestHeader h) {
+        LOG.log(System.Logger.Level.WARNING, "closing connection {0} from {1} after answering unknown op code {2}"
+                + " with Unimplemented; session 0x{3} stays", conn.id, conn.remoteAddress, h.getType(),
+                Long.toHexString(conn.sessionId));
+        Connection.Pending p = new Connection.Pending(
+                new Request(conn.id, conn.sessionId, h.getXid(), h.getType(), null, List.of(), nowMs), 0);
+        p.ready = Replies.reply(h.getXid(), -1, Err.UNIMPLEMENTED, null);
+        p.closeAfter = true;
         conn.queue.addLast(p);
         drain(conn);
     }
