@@ -114,6 +114,30 @@ abstract class ClientSemanticsContract extends SharedServerContract {
     }
 
     @Test
+    void nullDataIsStoredAsNullAndReadBackAsNullNotEmpty() throws Exception {
+        String p = root + "/null";
+        Stat created = new Stat();
+        zk.create(p, null, OPEN, CreateMode.PERSISTENT, created);
+        assertEquals(0, created.getDataLength());
+        Stat read = new Stat();
+        assertNull(zk.getData(p, false, read), "create with null data");
+        assertEquals(created, read);
+        zk.setData(p, DATA, -1);
+        assertArrayEquals(DATA, zk.getData(p, false, null));
+        assertEquals(0, zk.setData(p, null, -1).getDataLength());
+        assertNull(zk.getData(p, false, null), "setData with null data");
+
+        String empty = root + "/empty";
+        zk.create(empty, new byte[0], OPEN, CreateMode.PERSISTENT);
+        assertArrayEquals(new byte[0], zk.getData(empty, false, null), "empty data is not null");
+
+        String inMulti = root + "/multi";
+        zk.multi(List.of(Op.create(inMulti, null, OPEN, CreateMode.PERSISTENT), Op.setData(empty, null, -1)));
+        assertNull(zk.getData(inMulti, false, null), "multi create with null data");
+        assertNull(zk.getData(empty, false, null), "multi setData with null data");
+    }
+
+    @Test
     void childCreateAndDeleteMoveParentPzxidAndCversionAsZooKeeperDoes() throws Exception {
         Stat parent0 = zk.exists(root, false);
         Stat child = new Stat();
