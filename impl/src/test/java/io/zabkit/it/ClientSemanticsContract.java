@@ -422,6 +422,19 @@ abstract class ClientSemanticsContract extends SharedServerContract {
     // ------------------------------------------------------------------ ACLs
 
     @Test
+    void authSchemeWithANullIdStandsForTheCallersIdentities() throws Exception {
+        // kazoo's CREATOR_ALL_ACL sends the id "" as jute's null string; the auth scheme ignores it
+        zk.addAuthInfo("digest", "carol:pw".getBytes(StandardCharsets.UTF_8));
+        String p = root + "/mine";
+        zk.create(p, DATA, acl(new ACL(ZooDefs.Perms.ALL, new Id("auth", null))), CreateMode.PERSISTENT);
+        assertEquals(List.of(new ACL(ZooDefs.Perms.ALL,
+                new Id("digest", DigestAuthenticationProvider.generateDigest("carol:pw")))), zk.getACL(p, null));
+        // any other scheme without an id fails ZooKeeper's validation with an exception: MarshallingError
+        assertEquals(Code.MARSHALLINGERROR, codeOf(() -> zk.create(root + "/bad", DATA,
+                acl(new ACL(ZooDefs.Perms.ALL, new Id("digest", null))), CreateMode.PERSISTENT)));
+    }
+
+    @Test
     void aclsAreEnforcedOnEveryOperation() throws Exception {
         String digest = DigestAuthenticationProvider.generateDigest("alice:secret");
         String p = root + "/private";
