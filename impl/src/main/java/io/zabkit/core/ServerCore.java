@@ -82,6 +82,8 @@ public final class ServerCore implements Replica, Effects {
     private final TreeMap<Long, Set<Long>> syncWaiters = new TreeMap<>();
     private long nowMs;
     private boolean clockStarted;
+    /** The clock at the first tick: mntr's zk_uptime counts from here. */
+    private long startedMs;
     private long lastContainerCheckMs;
     private int txnsSinceSnapshot;
 
@@ -147,6 +149,7 @@ public final class ServerCore implements Replica, Effects {
         nowMs = Math.max(nowMs, wallClockMs);
         if (!clockStarted) {
             clockStarted = true;
+            startedMs = nowMs;
             sessions.touchAll(nowMs); // every recovered session gets a full timeout to come back
             lastContainerCheckMs = nowMs;
         }
@@ -177,6 +180,7 @@ public final class ServerCore implements Replica, Effects {
         Connection conn = new Connection(connId, remoteAddress, config.maxBufferBytes(), nowMs);
         connections.put(connId, conn);
         if (config.maxClientCnxns() > 0 && connectionsFrom(Connection.hostOf(remoteAddress)) > config.maxClientCnxns()) {
+            stats.connectionsRejected++;
             reject(conn, "too many connections from " + Connection.hostOf(remoteAddress) + " - max is "
                     + config.maxClientCnxns());
         }
@@ -188,6 +192,7 @@ public final class ServerCore implements Replica, Effects {
         if (conn == null || conn.phase == Connection.Phase.CLOSED) {
             return; // bytes that raced with a close
         }
+        stats.bytesReceived += length;
         try {
             conn.framer.feed(bytes, offset, length, new Framer.Sink() {
                 @Override
@@ -353,6 +358,12 @@ public final class ServerCore implements Replica, Effects {
 
     long now() {
         return nowMs;
+    }
+
+    /** Milliseconds since the first tick (0 before it). */
+    long uptimeMs() {
+        assert !clockStarted || nowMs >= startedMs : "the clock went back";
+        return clockStarted ? nowMs - startedMs : 0;
     }
 
     /** Invariants of the whole core; the simulator calls this after every step. */
@@ -521,6 +532,7 @@ public final class ServerCore implements Replica, Effects {
         if (++txnsSinceSnapshot >= config.snapCount()) {
             txnsSinceSnapshot = 0;
             readySnapshot = SnapshotCodec.encode(tree, sessions, applier.lastProcessedZxid());
+            stats.snapshotsTaken++;
         }
     }
 
@@ -551,7 +563,9 @@ public final class ServerCore implements Replica, Effects {
 
     private void handleConnect(Connection conn, byte[] packet) throws IOException {
         ConnectRequestView c = ConnectRequestView.decode(packet, config.maxBufferBytes());
+        stats.connectRequests++;
         if (!zab.isServing()) {
+            stats.connectsWhileNotServing++;
             reject(conn, "this server is not serving: it is " + zab.state() + " in " + zab.zabState()
                     + "; the client must try another server");
             return;
@@ -670,6 +684,7 @@ public final class ServerCore implements Replica, Effects {
             p.ready = Replies.reply(h.getXid(), 0, Err.OK, null);
         } catch (io.zabkit.wire.ZkException e) {
             LOG.log(System.Logger.Level.WARNING, "authentication failed for {0}: {1}", conn.remoteAddress, e.getMessage());
+            stats.authFailures++;
             p.ready = Replies.reply(h.getXid(), 0, Err.AUTH_FAILED, null);
             p.closeAfter = true;
         }
@@ -796,7 +811,7 @@ public final class ServerCore implements Replica, Effects {
     private void reject(Connection conn, String reason) {
         LOG.log(System.Logger.Level.WARNING, "closing connection {0} from {1}: {2}", conn.id, conn.remoteAddress,
                 reason);
-        stats.connectionsRejected++;
+        stats.connectionsClosedForBadInput++;
         closeConnection(conn);
     }
 
