@@ -5,7 +5,8 @@ import uuid
 
 import pytest
 from kazoo.client import KazooClient
-from kazoo.exceptions import BadVersionError, NodeExistsError, NoNodeError, NotEmptyError, NoAuthError
+from kazoo.exceptions import BadVersionError, NodeExistsError, NoNodeError, NotEmptyError, NoAuthError, \
+    ReconfigDisabledError
 from kazoo.security import CREATOR_ALL_ACL, make_digest_acl, make_digest_acl_credential
 
 HOSTS = os.environ["ZK_HOSTS"]
@@ -172,3 +173,13 @@ def test_makepath_creates_parents_with_the_acl_then_the_create_fails(zk):
     # without ADMIN, ZooKeeper 3.9 hides the digest's hash: compare perms, scheme and user
     assert [(a.perms, a.id.scheme, a.id.id.split(":")[0]) for a in acls] == [(acl.perms, "digest", "alice")]
     assert zk.exists(zk.base + "/a/b") is None
+
+
+def test_reconfig_is_refused_and_the_session_stays(zk):
+    # reconfig (op 16) with reconfig disabled: ReconfigDisabled, and the same session answers on
+    session = zk.client_id
+    with pytest.raises(ReconfigDisabledError):
+        zk.reconfig(joining="server.100=127.0.0.1:2889:3888;2181", leaving=None, new_members=None)
+    assert zk.exists(zk.base) is not None
+    assert zk.client_id == session
+    assert zk.connected
