@@ -5,8 +5,9 @@ import uuid
 
 import pytest
 from kazoo.client import KazooClient
-from kazoo.exceptions import BadVersionError, NodeExistsError, NoNodeError, NotEmptyError, NoAuthError
-from kazoo.security import make_digest_acl
+from kazoo.exceptions import BadVersionError, NodeExistsError, NoNodeError, NotEmptyError, NoAuthError, \
+    ReconfigDisabledError
+from kazoo.security import CREATOR_ALL_ACL, make_digest_acl, make_digest_acl_credential
 
 HOSTS = os.environ["ZK_HOSTS"]
 
@@ -123,3 +124,62 @@ def test_digest_acl_is_enforced(zk):
     stranger.stop()
     stranger.close()
     assert zk.get(zk.base + "/private")[0] == b"s"
+
+
+def test_null_data_is_stored_and_read_back_as_null(zk):
+    # kazoo's test_create_null_data and test_set_null_data: a None value travels as jute length -1
+    path = zk.base + "/null"
+    zk.create(path, None)
+    assert zk.get(path)[0] is None
+    zk.set(path, b"x")
+    assert zk.get(path)[0] == b"x"
+    zk.set(path, None)
+    assert zk.get(path)[0] is None
+    zk.create(zk.base + "/empty", b"")
+    assert zk.get(zk.base + "/empty")[0] == b""
+
+
+def test_makepath_under_parents_created_with_an_incompatible_acl(zk):
+    # kazoo's test_create_makepath_incompatible_acls, in a chroot below the test's base
+    root = zk.base + "/chroot"
+    zk.ensure_path(root)
+    owner = KazooClient(hosts=HOSTS + root, timeout=10,
+                        auth_data=[("digest", make_digest_acl_credential("username", "password"))])
+    owner.start(timeout=15)
+    stranger = KazooClient(hosts=HOSTS + root, timeout=10)
+    stranger.start(timeout=15)
+    try:
+        owner.create("/1/2", b"val2", makepath=True, acl=CREATOR_ALL_ACL)
+        assert owner.get_acls("/1")[0] == owner.get_acls("/1/2")[0], "parents take the same ACL"
+        with pytest.raises(NoAuthError):
+            stranger.create("/1/2/3/4/5", b"val2", makepath=True)
+    finally:
+        owner.delete("/", recursive=True)
+        owner.stop()
+        owner.close()
+        stranger.stop()
+        stranger.close()
+    assert zk.exists(root) is None
+
+
+def test_makepath_creates_parents_with_the_acl_then_the_create_fails(zk):
+    # an ACL without CREATE: makepath creates the first missing parent with it, and the next create
+    # below that parent is refused
+    acl = make_digest_acl("alice", "secret", read=True)
+    with pytest.raises(NoAuthError):
+        zk.create(zk.base + "/a/b/c", b"x", acl=[acl], makepath=True)
+    zk.add_auth("digest", "alice:secret")
+    acls, _ = zk.get_acls(zk.base + "/a")
+    # without ADMIN, ZooKeeper 3.9 hides the digest's hash: compare perms, scheme and user
+    assert [(a.perms, a.id.scheme, a.id.id.split(":")[0]) for a in acls] == [(acl.perms, "digest", "alice")]
+    assert zk.exists(zk.base + "/a/b") is None
+
+
+def test_reconfig_is_refused_and_the_session_stays(zk):
+    # reconfig (op 16) with reconfig disabled: ReconfigDisabled, and the same session answers on
+    session = zk.client_id
+    with pytest.raises(ReconfigDisabledError):
+        zk.reconfig(joining="server.100=127.0.0.1:2889:3888;2181", leaving=None, new_members=None)
+    assert zk.exists(zk.base) is not None
+    assert zk.client_id == session
+    assert zk.connected

@@ -106,11 +106,19 @@ final class FourLetterWords {
         return b.append('\n').toString();
     }
 
+    /**
+     * ZooKeeper 3.9's mntr keys where zabkit has the same quantity (a contract test holds every zk_ key
+     * to ZooKeeper's list); zabkit's own figures carry the zabkit_ prefix instead of posing as ZooKeeper's.
+     */
     private static String mntr(ServerCore core) {
         ServerStats s = core.stats();
         StringBuilder b = new StringBuilder();
         line(b, "zk_version", VERSION);
         line(b, "zk_server_state", mode(core));
+        if (!core.config().standalone()) {
+            line(b, "zk_peer_state", peerState(core));
+        }
+        line(b, "zk_uptime", core.uptimeMs());
         line(b, "zk_avg_latency", String.format(Locale.ROOT, "%.4f", s.avgLatency()));
         line(b, "zk_max_latency", s.latencyMaxMs);
         line(b, "zk_min_latency", s.minLatency());
@@ -123,13 +131,29 @@ final class FourLetterWords {
         line(b, "zk_ephemerals_count", ephemeralCount(core));
         line(b, "zk_approximate_data_size", core.tree().approximateDataSize());
         line(b, "zk_global_sessions", core.sessions().size());
-        line(b, "zk_last_proposed_zxid", Txn.zxidString(core.lastProposedZxid()));
-        line(b, "zk_last_processed_zxid", Txn.zxidString(core.lastProcessedZxid()));
-        line(b, "zk_txns_applied", s.txnsApplied);
-        line(b, "zk_sessions_expired", s.sessionsExpired);
-        line(b, "zk_connections_rejected", s.connectionsRejected);
-        line(b, "zk_watch_notifications_sent", s.notificationsSent);
+        line(b, "zk_local_sessions", 0); // zabkit has no local sessions: every session is global
+        line(b, "zk_connection_request_count", s.connectRequests);
+        line(b, "zk_connection_rejected", s.connectionsRejected);
+        line(b, "zk_cnxn_closed_without_zk_server_running", s.connectsWhileNotServing);
+        line(b, "zk_auth_failed_count", s.authFailures);
+        line(b, "zk_bytes_received_count", s.bytesReceived);
+        line(b, "zk_snap_count", s.snapshotsTaken);
+        line(b, "zabkit_last_proposed_zxid", Txn.zxidString(core.lastProposedZxid()));
+        line(b, "zabkit_last_processed_zxid", Txn.zxidString(core.lastProcessedZxid()));
+        line(b, "zabkit_txns_applied", s.txnsApplied);
+        line(b, "zabkit_sessions_expired", s.sessionsExpired);
+        line(b, "zabkit_watch_notifications_sent", s.notificationsSent);
+        line(b, "zabkit_connections_closed_for_bad_input", s.connectionsClosedForBadInput);
         return b.toString();
+    }
+
+    /** ZooKeeper's detailed peer state: "leading - broadcast", "following - synchronization", "looking". */
+    static String peerState(ServerCore core) {
+        String state = core.zab().state().toString().toLowerCase(Locale.ROOT);
+        if (core.zab().zabState() == io.zabkit.zab.Zab.ZabState.ELECTION) {
+            return state;
+        }
+        return state + " - " + core.zab().zabState().toString().toLowerCase(Locale.ROOT);
     }
 
     private static long ephemeralCount(ServerCore core) {

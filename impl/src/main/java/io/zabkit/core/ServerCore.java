@@ -34,7 +34,9 @@ import java.util.TreeMap;
 import org.apache.jute.BinaryInputArchive;
 import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.proto.AuthPacket;
+import org.apache.zookeeper.proto.GetSASLRequest;
 import org.apache.zookeeper.proto.RequestHeader;
+import org.apache.zookeeper.proto.SetSASLResponse;
 import org.apache.zookeeper.proto.SyncRequest;
 import org.apache.zookeeper.proto.SyncResponse;
 
@@ -80,6 +82,8 @@ public final class ServerCore implements Replica, Effects {
     private final TreeMap<Long, Set<Long>> syncWaiters = new TreeMap<>();
     private long nowMs;
     private boolean clockStarted;
+    /** The clock at the first tick: mntr's zk_uptime counts from here. */
+    private long startedMs;
     private long lastContainerCheckMs;
     private int txnsSinceSnapshot;
 
@@ -145,6 +149,7 @@ public final class ServerCore implements Replica, Effects {
         nowMs = Math.max(nowMs, wallClockMs);
         if (!clockStarted) {
             clockStarted = true;
+            startedMs = nowMs;
             sessions.touchAll(nowMs); // every recovered session gets a full timeout to come back
             lastContainerCheckMs = nowMs;
         }
@@ -175,6 +180,7 @@ public final class ServerCore implements Replica, Effects {
         Connection conn = new Connection(connId, remoteAddress, config.maxBufferBytes(), nowMs);
         connections.put(connId, conn);
         if (config.maxClientCnxns() > 0 && connectionsFrom(Connection.hostOf(remoteAddress)) > config.maxClientCnxns()) {
+            stats.connectionsRejected++;
             reject(conn, "too many connections from " + Connection.hostOf(remoteAddress) + " - max is "
                     + config.maxClientCnxns());
         }
@@ -186,6 +192,7 @@ public final class ServerCore implements Replica, Effects {
         if (conn == null || conn.phase == Connection.Phase.CLOSED) {
             return; // bytes that raced with a close
         }
+        stats.bytesReceived += length;
         try {
             conn.framer.feed(bytes, offset, length, new Framer.Sink() {
                 @Override
@@ -351,6 +358,12 @@ public final class ServerCore implements Replica, Effects {
 
     long now() {
         return nowMs;
+    }
+
+    /** Milliseconds since the first tick (0 before it). */
+    long uptimeMs() {
+        assert !clockStarted || nowMs >= startedMs : "the clock went back";
+        return clockStarted ? nowMs - startedMs : 0;
     }
 
     /** Invariants of the whole core; the simulator calls this after every step. */
@@ -519,6 +532,7 @@ public final class ServerCore implements Replica, Effects {
         if (++txnsSinceSnapshot >= config.snapCount()) {
             txnsSinceSnapshot = 0;
             readySnapshot = SnapshotCodec.encode(tree, sessions, applier.lastProcessedZxid());
+            stats.snapshotsTaken++;
         }
     }
 
@@ -549,7 +563,9 @@ public final class ServerCore implements Replica, Effects {
 
     private void handleConnect(Connection conn, byte[] packet) throws IOException {
         ConnectRequestView c = ConnectRequestView.decode(packet, config.maxBufferBytes());
+        stats.connectRequests++;
         if (!zab.isServing()) {
+            stats.connectsWhileNotServing++;
             reject(conn, "this server is not serving: it is " + zab.state() + " in " + zab.zabState()
                     + "; the client must try another server");
             return;
@@ -623,7 +639,12 @@ public final class ServerCore implements Replica, Effects {
             return;
         }
         if (h.getType() == OpCode.SASL) {
-            throw new IOException("SASL authentication is not supported by this server");
+            answerSaslWithoutSasl(conn, h, in);
+            return;
+        }
+        if (!Requests.isKnown(h.getType())) {
+            answerUnimplemented(conn, h);
+            return;
         }
         Object body = Requests.decode(h.getType(), in);
         Request r = new Request(conn.id, conn.sessionId, h.getXid(), h.getType(), body, List.copyOf(conn.authIds), nowMs);
@@ -663,9 +684,42 @@ public final class ServerCore implements Replica, Effects {
             p.ready = Replies.reply(h.getXid(), 0, Err.OK, null);
         } catch (io.zabkit.wire.ZkException e) {
             LOG.log(System.Logger.Level.WARNING, "authentication failed for {0}: {1}", conn.remoteAddress, e.getMessage());
+            stats.authFailures++;
             p.ready = Replies.reply(h.getXid(), 0, Err.AUTH_FAILED, null);
             p.closeAfter = true;
         }
+        conn.queue.addLast(p);
+        drain(conn);
+    }
+
+    /**
+     * A SASL token on a server without SASL: ZooKeeper 3.9 finds no SASL server on the connection, logs
+     * it and answers OK with a null token, keeping the connection; so does this server.
+     */
+    private void answerSaslWithoutSasl(Connection conn, RequestHeader h, BinaryInputArchive in) throws IOException {
+        GetSASLRequest token = new GetSASLRequest();
+        token.deserialize(in, "token");
+        LOG.log(System.Logger.Level.WARNING, "SASL packet from {0} (session 0x{1}) but no SASL is configured;"
+                + " answering with no token, as ZooKeeper does", conn.remoteAddress, Long.toHexString(conn.sessionId));
+        Connection.Pending p = new Connection.Pending(
+                new Request(conn.id, conn.sessionId, h.getXid(), OpCode.SASL, token, List.of(), nowMs), 0);
+        p.ready = Replies.reply(h.getXid(), 0, Err.OK, new SetSASLResponse(null));
+        conn.queue.addLast(p);
+        drain(conn);
+    }
+
+    /**
+     * An op code no server knows: ZooKeeper's UnimplementedRequestProcessor answers Unimplemented with
+     * zxid -1 and then closes the connection (not the session, which a reconnect resumes).
+     */
+    private void answerUnimplemented(Connection conn, RequestHeader h) {
+        LOG.log(System.Logger.Level.WARNING, "closing connection {0} from {1} after answering unknown op code {2}"
+                + " with Unimplemented; session 0x{3} stays", conn.id, conn.remoteAddress, h.getType(),
+                Long.toHexString(conn.sessionId));
+        Connection.Pending p = new Connection.Pending(
+                new Request(conn.id, conn.sessionId, h.getXid(), h.getType(), null, List.of(), nowMs), 0);
+        p.ready = Replies.reply(h.getXid(), -1, Err.UNIMPLEMENTED, null);
+        p.closeAfter = true;
         conn.queue.addLast(p);
         drain(conn);
     }
@@ -757,7 +811,7 @@ public final class ServerCore implements Replica, Effects {
     private void reject(Connection conn, String reason) {
         LOG.log(System.Logger.Level.WARNING, "closing connection {0} from {1}: {2}", conn.id, conn.remoteAddress,
                 reason);
-        stats.connectionsRejected++;
+        stats.connectionsClosedForBadInput++;
         closeConnection(conn);
     }
 

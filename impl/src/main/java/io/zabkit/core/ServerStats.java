@@ -8,7 +8,17 @@ final class ServerStats {
     long txnsApplied;
     long sessionsCreated;
     long sessionsExpired;
+    /** Connections refused for maxClientCnxns (ZooKeeper's zk_connection_rejected). */
     long connectionsRejected;
+    /** Connect requests while not serving (ZooKeeper's zk_cnxn_closed_without_zk_server_running). */
+    long connectsWhileNotServing;
+    /** Connect requests of any outcome (zk_connection_request_count). */
+    long connectRequests;
+    /** Connections closed for a protocol violation: malformed framing or records (zabkit's own). */
+    long connectionsClosedForBadInput;
+    long authFailures;
+    long snapshotsTaken;
+    long bytesReceived;
     long lastSnapshotZxid;
     long latencyMinMs = Long.MAX_VALUE;
     long latencyMaxMs;

@@ -184,7 +184,7 @@ public final class Prep {
         long owner = container ? EphemeralType.CONTAINER_OWNER : ephemeral ? request.sessionId() : 0;
         pending.record(zxid, parentPath, parent.withChildAdded());
         pending.record(zxid, path, NodeView.created(acl, owner));
-        byte[] data = req.getData() == null ? new byte[0] : req.getData();
+        byte[] data = req.getData(); // null stays null (jute length -1), as ZooKeeper stores it
         if (container) {
             return new CreateContainerTxn(path, data, acl, newParentCVersion);
         }
@@ -232,7 +232,7 @@ public final class Prep {
         checkVersion(req.getVersion(), node.version(), path);
         int newVersion = node.version() + 1;
         pending.record(zxid, path, node.withVersion(newVersion));
-        return new SetDataTxn(path, req.getData() == null ? new byte[0] : req.getData(), newVersion);
+        return new SetDataTxn(path, req.getData(), newVersion); // null stays null, as in ZooKeeper
     }
 
     private Record prepareSetAcl(SetACLRequest req, Request request, long zxid) throws ZkException {

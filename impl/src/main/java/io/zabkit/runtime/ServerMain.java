@@ -49,6 +49,7 @@ public final class ServerMain {
             Logging.error("bad config: " + e.getMessage());
             return 2;
         }
+        Logging.setMyId(config.core().standalone() ? "" : Long.toString(config.core().serverId()));
         config.warnings().forEach(Logging::warn);
         if (config.purgeIntervalHours() > 0) {
             Logging.info("autopurge.purgeInterval is not used: zabkit purges after every snapshot, keeping "

@@ -122,8 +122,14 @@ public final class Acls {
         List<ACL> result = new ArrayList<>();
         for (ACL a : acl) {
             Id id = a.getId();
-            if (id == null || id.getScheme() == null || id.getId() == null) {
-                throw new ZkException(Err.INVALID_ACL, path + " (ACL entry without an id)");
+            if (id == null || id.getScheme() == null) {
+                throw new ZkException(Err.INVALID_ACL, path + " (ACL entry without a scheme)");
+            }
+            // The auth scheme ignores its id, which may be null: kazoo sends "" as jute's null string,
+            // and ZooKeeper accepts it. Any other scheme with a null id fails inside ZooKeeper's
+            // validation, which answers MarshallingError; so does this server.
+            if (id.getId() == null && !id.getScheme().equals("auth")) {
+                throw new ZkException(Err.MARSHALLING_ERROR, path + " (" + id.getScheme() + " ACL entry without an id)");
             }
             switch (id.getScheme()) {
                 case "world":

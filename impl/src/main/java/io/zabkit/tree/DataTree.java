@@ -238,7 +238,7 @@ public final class DataTree {
     /** A 64-bit hash of a node's path, data, ACL and Stat fields (children are covered by their own nodes). */
     static long hash(String path, Znode n) {
         long h = mixBytes(0x9E3779B97F4A7C15L, path.getBytes(StandardCharsets.UTF_8));
-        h = mixBytes(h, n.data == null ? new byte[0] : n.data);
+        h = n.data == null ? mix(h, -1) : mixBytes(h, n.data); // null data is not empty data
         h = mix(h, n.acl == null ? 0 : n.acl.hashCode());
         long[] fields = {n.czxid, n.mzxid, n.ctime, n.mtime, n.version, n.cversion, n.aversion,
             n.ephemeralOwner, n.pzxid, n.children.size()};

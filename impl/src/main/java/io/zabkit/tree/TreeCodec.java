@@ -19,6 +19,8 @@ public final class TreeCodec {
 
     /** Bounds on what a snapshot may claim, so a corrupt one fails clearly instead of allocating wildly. */
     private static final int MAX_ACL_ENTRIES = 1 << 16;
+    /** The data length of a node whose data is null (jute's length for a null buffer). */
+    private static final int NULL_DATA = -1;
 
     public static void write(DataTree tree, DataOutputStream out) throws IOException {
         Map<String, Znode> nodes = tree.sortedNodes();
@@ -26,9 +28,12 @@ public final class TreeCodec {
         for (Map.Entry<String, Znode> e : nodes.entrySet()) {
             Znode n = e.getValue();
             out.writeUTF(e.getKey());
-            byte[] data = n.data == null ? new byte[0] : n.data;
-            out.writeInt(data.length);
-            out.write(data);
+            if (n.data == null) {
+                out.writeInt(NULL_DATA); // a node created or set with null data reads back null
+            } else {
+                out.writeInt(n.data.length);
+                out.write(n.data);
+            }
             out.writeInt(n.acl.size());
             for (ACL a : n.acl) {
                 out.writeInt(a.getPerms());
@@ -57,11 +62,11 @@ public final class TreeCodec {
         for (int i = 0; i < count; i++) {
             String path = in.readUTF();
             int length = in.readInt();
-            if (length < 0 || length > maxDataBytes) {
+            if (length < NULL_DATA || length > maxDataBytes) {
                 throw new IOException("snapshot node " + path + " claims " + length + " data bytes");
             }
-            byte[] data = in.readNBytes(length);
-            if (data.length != length) {
+            byte[] data = length == NULL_DATA ? null : in.readNBytes(length);
+            if (data != null && data.length != length) {
                 throw new IOException("snapshot ends inside the data of " + path);
             }
             int aclCount = in.readInt();

@@ -19,6 +19,7 @@ import org.apache.zookeeper.proto.GetChildrenRequest;
 import org.apache.zookeeper.proto.GetDataRequest;
 import org.apache.zookeeper.proto.GetEphemeralsRequest;
 import org.apache.zookeeper.proto.MultiHeader;
+import org.apache.zookeeper.proto.ReconfigRequest;
 import org.apache.zookeeper.proto.RemoveWatchesRequest;
 import org.apache.zookeeper.proto.SetACLRequest;
 import org.apache.zookeeper.proto.SetDataRequest;
@@ -35,8 +36,8 @@ public final class Requests {
 
     /**
      * The request record for {@code type}, read from {@code in}; null for requests without a body
-     * (ping, closeSession, whoAmI). Throws for unknown op codes and malformed bodies: the caller
-     * closes the connection.
+     * (ping, closeSession, whoAmI). Throws for malformed bodies and for op codes {@link #isKnown}
+     * denies: the caller closes the connection.
      */
     public static Object decode(int type, BinaryInputArchive in) throws IOException {
         switch (type) {
@@ -47,6 +48,12 @@ public final class Requests {
             case OpCode.MULTI:
             case OpCode.MULTI_READ:
                 return decodeMulti(in);
+            case OpCode.RECONFIG: {
+                // Decoded so that it gets ZooKeeper's answer (ReconfigDisabled); never inside a multi.
+                ReconfigRequest r = new ReconfigRequest();
+                r.deserialize(in, "request");
+                return r;
+            }
             default:
                 Record r = newBody(type);
                 if (r == null) {
@@ -54,6 +61,24 @@ public final class Requests {
                 }
                 r.deserialize(in, "request");
                 return r;
+        }
+    }
+
+    /**
+     * Whether the server decodes this op code as a request (auth and sasl have their own handlers).
+     * Anything else is answered Unimplemented, as ZooKeeper answers op codes its Request.isValid denies.
+     */
+    public static boolean isKnown(int type) {
+        switch (type) {
+            case OpCode.PING:
+            case OpCode.CLOSE_SESSION:
+            case OpCode.WHO_AM_I:
+            case OpCode.MULTI:
+            case OpCode.MULTI_READ:
+            case OpCode.RECONFIG:
+                return true;
+            default:
+                return newBody(type) != null;
         }
     }
 

@@ -114,6 +114,30 @@ abstract class ClientSemanticsContract extends SharedServerContract {
     }
 
     @Test
+    void nullDataIsStoredAsNullAndReadBackAsNullNotEmpty() throws Exception {
+        String p = root + "/null";
+        Stat created = new Stat();
+        zk.create(p, null, OPEN, CreateMode.PERSISTENT, created);
+        assertEquals(0, created.getDataLength());
+        Stat read = new Stat();
+        assertNull(zk.getData(p, false, read), "create with null data");
+        assertEquals(created, read);
+        zk.setData(p, DATA, -1);
+        assertArrayEquals(DATA, zk.getData(p, false, null));
+        assertEquals(0, zk.setData(p, null, -1).getDataLength());
+        assertNull(zk.getData(p, false, null), "setData with null data");
+
+        String empty = root + "/empty";
+        zk.create(empty, new byte[0], OPEN, CreateMode.PERSISTENT);
+        assertArrayEquals(new byte[0], zk.getData(empty, false, null), "empty data is not null");
+
+        String inMulti = root + "/multi";
+        zk.multi(List.of(Op.create(inMulti, null, OPEN, CreateMode.PERSISTENT), Op.setData(empty, null, -1)));
+        assertNull(zk.getData(inMulti, false, null), "multi create with null data");
+        assertNull(zk.getData(empty, false, null), "multi setData with null data");
+    }
+
+    @Test
     void childCreateAndDeleteMoveParentPzxidAndCversionAsZooKeeperDoes() throws Exception {
         Stat parent0 = zk.exists(root, false);
         Stat child = new Stat();
@@ -396,6 +420,19 @@ abstract class ClientSemanticsContract extends SharedServerContract {
     }
 
     // ------------------------------------------------------------------ ACLs
+
+    @Test
+    void authSchemeWithANullIdStandsForTheCallersIdentities() throws Exception {
+        // kazoo's CREATOR_ALL_ACL sends the id "" as jute's null string; the auth scheme ignores it
+        zk.addAuthInfo("digest", "carol:pw".getBytes(StandardCharsets.UTF_8));
+        String p = root + "/mine";
+        zk.create(p, DATA, acl(new ACL(ZooDefs.Perms.ALL, new Id("auth", null))), CreateMode.PERSISTENT);
+        assertEquals(List.of(new ACL(ZooDefs.Perms.ALL,
+                new Id("digest", DigestAuthenticationProvider.generateDigest("carol:pw")))), zk.getACL(p, null));
+        // any other scheme without an id fails ZooKeeper's validation with an exception: MarshallingError
+        assertEquals(Code.MARSHALLINGERROR, codeOf(() -> zk.create(root + "/bad", DATA,
+                acl(new ACL(ZooDefs.Perms.ALL, new Id("digest", null))), CreateMode.PERSISTENT)));
+    }
 
     @Test
     void aclsAreEnforcedOnEveryOperation() throws Exception {

@@ -32,9 +32,14 @@ final class RawClient implements AutoCloseable {
 
     /** A framed ConnectRequest for a new session, as the Java client sends it (with the readOnly flag). */
     static byte[] connectFrame(int timeoutMs) throws IOException {
+        return connectFrame(0, new byte[16], timeoutMs);
+    }
+
+    /** A framed ConnectRequest resuming a session (0 for a new one). */
+    static byte[] connectFrame(long sessionId, byte[] password, int timeoutMs) throws IOException {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         BinaryOutputArchive a = BinaryOutputArchive.getArchive(body);
-        new ConnectRequest(0, 0, timeoutMs, 0, new byte[16], false).serialize(a, "connect");
+        new ConnectRequest(0, 0, timeoutMs, sessionId, password, false).serialize(a, "connect");
         return frame(body.toByteArray());
     }
 

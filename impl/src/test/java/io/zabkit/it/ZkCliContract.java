@@ -70,6 +70,22 @@ abstract class ZkCliContract {
         }
     }
 
+    @Test
+    void zkCliReconfigGetsAnErrorAndTheSessionStaysConnected(@TempDir Path dir) throws Exception {
+        try (Target server = factory().start(dir, Clients.freePort(), Target.Settings.FAST)) {
+            String out = zkCli(server, List.of(
+                    "create /before b",
+                    "reconfig -add server.9=127.0.0.1:2888:3888;2181",
+                    "create /after a",
+                    "get /after"));
+            assertTrue(out.contains("Created /before\n"), out);
+            assertTrue(out.contains("ReconfigDisabled") || out.contains("Reconfig is disabled"), out);
+            assertTrue(out.contains("Created /after\n"), out);
+            assertTrue(out.contains("\na\n"), out);
+            assertFalse(out.contains("Disconnected") || out.contains("ConnectionLoss"), out);
+        }
+    }
+
     /** Runs zkCli with the commands on stdin, then quit; returns everything it printed. */
     private static String zkCli(Target server, List<String> commands) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(

@@ -82,7 +82,7 @@ class DurabilityTest {
             verify(port, "after a clean stop on pid " + server.pid());
         }
         String text = Files.readString(log);
-        assertFalse(text.contains("AssertionError") || text.contains("SEVERE"), "server log:\n" + text);
+        assertFalse(text.contains("AssertionError") || text.contains("SEVERE") || text.contains(" ERROR "), "server log:\n" + text);
         assertTrue(model.ackedWrites >= ROUNDS * 10, "the load did too little to mean anything: " + model.ackedWrites);
         assertTrue(definiteErrors.isEmpty(), "definite errors: " + definiteErrors);
         System.out.println("DurabilityTest: " + model.ackedWrites + " acknowledged writes over " + ROUNDS
