@@ -35,7 +35,7 @@ TEST_TARGETS += test-perturb
 
 # Full run: simulator histories of 1, 3 and 5 servers, generator histories at 1-20 % :info, and any
 # campaign history under jepsen/store or results/.
-PERTURB_SIM_SEEDS ?= 8
+PERTURB_SIM_SEEDS ?= 6
 PERTURB_SITES ?= 1
 perturb-inputs: sim-build
 	rm -rf $(PERTURB_OUT)/inputs && mkdir -p $(PERTURB_OUT)/inputs
@@ -71,4 +71,4 @@ sweep-sim: sim-build ## zk-check SWEEP_S1+SWEEP_S3+SWEEP_S5 simulator histories 
 	$(HISTORY_DUMP) --first $(SWEEP_FIRST) --count $(SWEEP_S3) --servers 3 --out $(PERTURB_OUT)/sweep
 	$(HISTORY_DUMP) --first $(SWEEP_FIRST) --count $(SWEEP_S5) --servers 5 --out $(PERTURB_OUT)/sweep
 	$(PERTURB_RUN) sweep --zk-check $(ZK_CHECK) --jobs $(PERTURB_JOBS) $(PERTURB_OUT)/sweep || \
-	  { echo "sweep-sim: replay one: make sim-replay SEED=N SERVERS=S HISTORY=/tmp/h.edn; reproduce all: make sweep-sim SWEEP_FIRST=$(SWEEP_FIRST)"; exit 1; }
+	  { echo "sweep-sim: reproduce the whole sweep: make sweep-sim SWEEP_FIRST=$(SWEEP_FIRST)"; exit 1; }

@@ -1,11 +1,15 @@
 """The harness's own tests: the EDN reader, the history model, and that every kind finds its site in a
 small legal history and plants what its docstring says (checked on the mutated lines, no zk-check)."""
 
+import contextlib
+import io
 import os
+import shutil
+import tempfile
 import unittest
 
 from zkperturb import edn
-from zkperturb.harness import read_bar, renumber, verdict
+from zkperturb.harness import main, read_bar, renumber, verdict
 from zkperturb.kinds import KINDS, NEEDS_READ_ZXIDS
 from zkperturb.model import History, strip_read_zxids
 
@@ -61,6 +65,40 @@ class ModelTest(unittest.TestCase):
                 read_bar(path)
         finally:
             os.remove(path)
+
+
+class TruthTest(unittest.TestCase):
+    """The comparison with the simulator's ground truth, against a stand-in zk-check."""
+
+    def run_truth(self, placements):
+        d = tempfile.mkdtemp()
+        try:
+            shutil.copy(os.path.join(HERE, "legal.edn"), os.path.join(d, "sim-s1-Zab-seed1.edn"))
+            with open(os.path.join(d, "sim-s1-Zab-seed1.truth.edn"), "w") as f:
+                f.write("{:format :zabkit.truth/v1 :source \"t\" :placements {35 9, 27 7} :error-txns #{27}}")
+            if placements is None:
+                os.environ.pop("FAKE_PLACEMENTS", None)
+            else:
+                os.environ["FAKE_PLACEMENTS"] = placements
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                rc = main(["truth", "--zk-check", "python3 " + os.path.join(HERE, "fake_zk_check.py"), d])
+            return rc, out.getvalue()
+        finally:
+            shutil.rmtree(d)
+            os.environ.pop("FAKE_PLACEMENTS", None)
+
+    def test_no_placements_is_said_and_is_not_a_pass(self):
+        rc, out = self.run_truth(None)
+        self.assertEqual(rc, 1)
+        self.assertIn("no placements reported", out)
+
+    def test_agreement_counts(self):
+        rc, out = self.run_truth("{35 9, 27 :absent}")
+        self.assertIn("2 agree, 0 differ", out)  # 27 is an error txn: :absent agrees too
+        rc, out = self.run_truth("{35 :absent}")
+        self.assertIn("0 agree, 2 differ", out)
+        self.assertEqual(rc, 0)
 
 
 class BarTest(unittest.TestCase):

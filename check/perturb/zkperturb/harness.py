@@ -289,6 +289,17 @@ def cmd_truth(a):
     return 0
 
 
+def _replay(history):
+    """The simulator's replay command, from the ground-truth side file, or the history's path."""
+    truth = history[:-4] + ".truth.edn"
+    if os.path.exists(truth):
+        with open(truth, encoding="utf-8") as f:
+            src = edn.loads(f.read()).get(edn.Keyword("source"))
+        if src:
+            return "%s HISTORY=/tmp/h.edn && check/bin/zk-check /tmp/h.edn" % src
+    return "check/bin/zk-check " + history
+
+
 def cmd_sweep(a):
     files = inputs_from(a.inputs)
     t0 = time.time()
@@ -304,7 +315,7 @@ def cmd_sweep(a):
     for cls, (n, k) in sorted(by.items()):
         print("sweep: %-8s %d histories, %d INVALID" % (cls, n, k))
     for f, s in invalid:
-        print("INVALID %s %s" % (os.path.basename(f), _failures(s)))
+        print("INVALID %s %s  replay: %s" % (os.path.basename(f), _failures(s), _replay(f)))
     for f, e in bad:
         print("ERROR %s %s" % (os.path.basename(f), e))
     print("sweep: %d histories checked in %.0f s, %d INVALID, %d errors" % (len(files), time.time() - t0,
