@@ -25,11 +25,14 @@ class GroundTruthTest {
     private static final Pattern INDEX = Pattern.compile(":index (\\d+) :type :(\\w+) :process (\\S+) :f :([\\w-]+)");
     private static final Pattern ZXID = Pattern.compile(" :zxid (\\d+)");
     private static final Pattern ENTRY = Pattern.compile("(\\d+) (:absent|\\d+)");
+    private static final Pattern SET_DATA_INVOKE = Pattern.compile(":type :invoke .* :f :set-data :value (\"[^\"]*\")");
+    private static final Pattern READ = Pattern.compile(":type :ok .* :f :get-data :value (\"[^\"]*\").* :mzxid (\\d+)");
 
     @Test
     void truthKeysAreTheOpenOperationsAndZxidsNeverCollideWithAcknowledgedWrites(@TempDir Path dir) throws Exception {
         int placed = 0;
         int absent = 0;
+        int seen = 0;
         for (long seed = 1; seed <= 12; seed++) {
             SimResult r = new Simulator(SimOptions.fromSeed(seed, 600, SimDisk.Mode.HONEST, 3, Variant.Zab), null, true)
                     .run();
@@ -38,7 +41,9 @@ class GroundTruthTest {
             r.history().write(file);
             r.history().writeTruth(file, r.replayCommand());
             Map<Integer, String> truth = placements(Files.readString(History.truthFile(file)));
-            Expected e = expected(Files.readAllLines(file));
+            List<String> lines = Files.readAllLines(file);
+            Expected e = expected(lines);
+            seen += readsAgreeWithTheTruth(lines, truth, seed);
             assertEquals(e.open, truth.keySet(), "seed " + seed + ": truth keys are not the open operations");
             for (Map.Entry<Integer, String> t : truth.entrySet()) {
                 if (t.getValue().equals(":absent")) {
@@ -51,6 +56,31 @@ class GroundTruthTest {
             }
         }
         assertTrue(placed > 0 && absent > 0, "vacuous: placed " + placed + ", absent " + absent);
+        assertTrue(seen > 0, "no read ever showed the value of an :info set-data: the cross-check is vacuous");
+    }
+
+    /**
+     * Values are unique per write, so a read showing an :info set-data's value must find it placed, at the
+     * read's mzxid; an :info set-data the truth calls absent is never read. Returns how many such reads.
+     */
+    private static int readsAgreeWithTheTruth(List<String> lines, Map<Integer, String> truth, long seed) {
+        Map<String, String> infoValue = new HashMap<>();
+        for (Map.Entry<Integer, String> t : truth.entrySet()) {
+            Matcher m = SET_DATA_INVOKE.matcher(lines.get(t.getKey()));
+            if (m.find()) {
+                infoValue.put(m.group(1), t.getValue());
+            }
+        }
+        int seen = 0;
+        for (String line : lines) {
+            Matcher r = READ.matcher(line);
+            if (r.find() && infoValue.containsKey(r.group(1))) {
+                seen++;
+                assertEquals(infoValue.get(r.group(1)), r.group(2),
+                        "seed " + seed + ": a read shows the :info write " + r.group(1) + " at mzxid " + r.group(2));
+            }
+        }
+        return seen;
     }
 
     private record Expected(Set<Integer> open, Set<Long> okWriteZxids) {}
