@@ -18,7 +18,7 @@ import time
 import zlib
 
 from . import edn
-from .kinds import KINDS, NEEDS_READ_ZXIDS
+from .kinds import KINDS, NEEDS_READ_ZXIDS, SKIPPED
 from .model import History, strip_read_zxids
 
 MODES = ("with-read-zxids", "without-read-zxids")
@@ -112,10 +112,12 @@ def cmd_run(a):
         with_z = mode == MODES[0]
         for kind, finder in KINDS:
             st = stats.setdefault((kind, mode), dict(inputs=0, sites=0, injected=0, caught=0, missed=0, errors=0,
-                                                     skipped=0, classes={}))
+                                                     skipped=0, declined=0, classes={}))
             if kind in NEEDS_READ_ZXIDS and not with_z:
                 continue
+            before = SKIPPED[kind]
             sites = finder(h, with_z)
+            st["declined"] += SKIPPED[kind] - before
             if not sites:
                 continue
             st["inputs"] += 1
@@ -191,11 +193,11 @@ def verdict(stats, bar):
 
 def report(stats, alarms, misses, bar, a, nfiles, seconds, work):
     os.makedirs(a.out, exist_ok=True)
-    hdr = "%-28s %-19s %6s %6s %8s %6s %6s %4s %7s %6s" % (
-        "kind", "mode", "inputs", "sites", "injected", "caught", "missed", "err", "caught%", "bar%")
+    hdr = "%-28s %-19s %6s %6s %8s %8s %6s %6s %4s %7s %6s" % (
+        "kind", "mode", "inputs", "sites", "declined", "injected", "caught", "missed", "err", "caught%", "bar%")
     print(hdr)
     print("-" * len(hdr))
-    tsv = ["kind\tmode\tinputs_with_site\tsites\tinjected\tcaught\tmissed\terrors\tskipped\tcaught_pct\tbar_pct"]
+    tsv = ["kind\tmode\tinputs_with_site\tsites\tdeclined\tinjected\tcaught\tmissed\terrors\tskipped\tcaught_pct\tbar_pct"]
     ednrows = []
     for kind, _ in KINDS:
         for mode in MODES:
@@ -205,15 +207,16 @@ def report(stats, alarms, misses, bar, a, nfiles, seconds, work):
             p = pct(st)
             b = bar.get((kind, mode))
             na = kind in NEEDS_READ_ZXIDS and mode == MODES[1]
-            print("%-28s %-19s %6d %6d %8d %6d %6d %4d %7s %6s%s" % (
-                kind, mode, st["inputs"], st["sites"], st["injected"], st["caught"], st["missed"], st["errors"],
+            print("%-28s %-19s %6d %6d %8d %8d %6d %6d %4d %7s %6s%s" % (
+                kind, mode, st["inputs"], st["sites"], st["declined"], st["injected"], st["caught"], st["missed"], st["errors"],
                 "n/a" if p is None else "%.1f" % p, "-" if b is None else "%.0f" % b,
                 "  (needs read zxids)" if na else ("  (no site)" if not st["sites"] else "")))
-            tsv.append("\t".join(str(x) for x in (kind, mode, st["inputs"], st["sites"], st["injected"], st["caught"],
+            tsv.append("\t".join(str(x) for x in (kind, mode, st["inputs"], st["sites"], st["declined"], st["injected"], st["caught"],
                                                   st["missed"], st["errors"], st["skipped"],
                                                   "" if p is None else "%.1f" % p, "" if b is None else b)))
             ednrows.append({edn.Keyword("kind"): edn.Keyword(kind), edn.Keyword("mode"): edn.Keyword(mode),
                             edn.Keyword("inputs"): st["inputs"], edn.Keyword("sites"): st["sites"],
+                            edn.Keyword("declined"): st["declined"],
                             edn.Keyword("injected"): st["injected"], edn.Keyword("caught"): st["caught"],
                             edn.Keyword("missed"): st["missed"], edn.Keyword("errors"): st["errors"],
                             edn.Keyword("skipped-input-rejected"): st["skipped"],
@@ -221,6 +224,7 @@ def report(stats, alarms, misses, bar, a, nfiles, seconds, work):
     tot = [sum(st[k] for st in stats.values()) for k in ("injected", "caught", "missed", "errors", "skipped")]
     print("total: %d injected, %d caught, %d missed, %d zk-check errors; %d sites not run because the unperturbed "
           "history was already rejected" % tuple(tot))
+    print("declined: candidate sites where no mutation is provably illegal (not counted as sites)")
     print("\nmisses by circumstance (facts of the site, not a diagnosis of the checker):")
     for kind, _ in KINDS:
         for mode in MODES:

@@ -3,11 +3,16 @@ per site, a mutated history that no ZooKeeper execution can produce; the docstri
 says why. A site where the mutation could stay legal is not offered (the finder's conditions exclude
 it). Nothing here knows how zk-check works: only ZooKeeper's documented guarantees."""
 
+import collections
 import copy
 
 from .model import READS, WRITES, s
 
 NEEDS_READ_ZXIDS = {"lost-acknowledged-write"}
+
+# Candidates a finder turned down because no mutation there is provably illegal (for example a stale read
+# with no older observed state to show, or a sequential parent that some delete may have re-created).
+SKIPPED = collections.Counter()
 
 
 class Site:
@@ -109,6 +114,8 @@ def stale_read_after_own_write(h, with_zxids):
             ap = _stale_copy(h, r, max(own))
             if ap:
                 out.append(Site("stale-read-after-own-write", r.comp, ap, _circumstances(h, h.path(r), with_zxids)))
+            else:
+                SKIPPED['stale-read-after-own-write'] += 1
     return out
 
 
@@ -126,6 +133,8 @@ def stale_read_after_sync(h, with_zxids):
             ap = _stale_copy(h, r, max(others))
             if ap:
                 out.append(Site("stale-read-after-sync", r.comp, ap, _circumstances(h, p, with_zxids)))
+            else:
+                SKIPPED['stale-read-after-sync'] += 1
     return out
 
 
@@ -145,6 +154,8 @@ def lost_acknowledged_write(h, with_zxids):
             ap = _stale_copy(h, r, max(acked))
             if ap:
                 out.append(Site("lost-acknowledged-write", r.comp, ap, _circumstances(h, p, with_zxids)))
+            else:
+                SKIPPED['lost-acknowledged-write'] += 1
     return out
 
 
@@ -163,6 +174,8 @@ def opposite_orders(h, with_zxids):
             ap = _stale_copy(h, r, max(w1))
             if ap:
                 out.append(Site("opposite-orders", r.comp, ap, _circumstances(h, p, with_zxids)))
+            else:
+                SKIPPED['opposite-orders'] += 1
     return out
 
 
@@ -334,6 +347,8 @@ def duplicated_sequential_name(h, with_zxids):
             parent = _created_path(h, op).rsplit("/", 1)[0] or "/"
             if parent not in deleted:
                 seq.append((parent, op))
+            else:
+                SKIPPED["duplicated-sequential-name"] += 1
     out = []
     for i, (parent, a) in enumerate(seq):
         b = next((op for par, op in seq[i + 1:] if par == parent and _created_path(h, op) != _created_path(h, a)), None)
@@ -523,9 +538,11 @@ def info_write_happened_and_not(h, with_zxids):
         v = h.lines[w.inv].get("value")
         p = h.path(w)
         if not isinstance(v, str) or v in read_values:
+            SKIPPED["info-write-happened-and-not"] += 1  # its value was read: it happened, the truth is pinned
             continue
         olds = [(op, val, st) for op, val, st in h.observed_states(p) if op.comp < w.inv]
         if not olds:
+            SKIPPED["info-write-happened-and-not"] += 1
             continue
         _, old_value, old_stat = olds[-1]
         by_session = {}
@@ -535,6 +552,7 @@ def info_write_happened_and_not(h, with_zxids):
                 by_session.setdefault(r.session, []).append(r)
         pair = next(((rs[0], rs[1]) for rs in by_session.values() if len(rs) >= 2), None)
         if pair is None:
+            SKIPPED["info-write-happened-and-not"] += 1
             continue
         r1, r2 = pair
 
