@@ -104,9 +104,12 @@ class TruthTest(unittest.TestCase):
 class BarTest(unittest.TestCase):
     def test_below_the_bar_or_nothing_injected_fails(self):
         st = dict(injected=4, caught=3)
-        self.assertEqual(verdict({("ghost-child", "with-read-zxids"): st}, {("ghost-child", "with-read-zxids"): 75}), 0)
-        self.assertEqual(verdict({("ghost-child", "with-read-zxids"): st}, {("ghost-child", "with-read-zxids"): 76}), 1)
-        self.assertEqual(verdict({}, {("ghost-child", "with-read-zxids"): 0}), 1)
+        key = ("ghost-child", "with-read-zxids")
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            self.assertEqual(verdict({key: st}, {key: 75}), 0)
+            self.assertEqual(verdict({key: st}, {key: 76}), 1)
+            self.assertEqual(verdict({}, {key: 0}), 1)
+        self.assertIn("nothing injected", out.getvalue())
 
     def test_the_ci_bar_file_reads(self):
         bar = read_bar(os.path.join(HERE, "..", "ci-bar.tsv"))

@@ -351,7 +351,8 @@ def duplicated_sequential_name(h, with_zxids):
                 SKIPPED["duplicated-sequential-name"] += 1
     out = []
     for i, (parent, a) in enumerate(seq):
-        b = next((op for par, op in seq[i + 1:] if par == parent and _created_path(h, op) != _created_path(h, a)), None)
+        b = next((op for par, op in seq[i + 1:] if par == parent and h.path(op) == h.path(a)
+                  and _created_path(h, op) != _created_path(h, a)), None)
         if b is None:
             continue
 
@@ -491,9 +492,25 @@ def event_before_write_invoked(h, with_zxids):
     return out
 
 
+def _replied_since_connect(h, sess, pos):
+    """Whether session sess got a reply after its last (re)connect at or before line pos. Events a reconnect's
+    SetWatches fires (which may carry a later zxid than their change) all arrive before any such reply."""
+    replied = False
+    for q in h.session_lines.get(sess, []):
+        if q > pos:
+            break
+        f = s(h.lines[q].get("f"))
+        if f == "connect":
+            replied = False
+        elif f != "watch-event" and s(h.lines[q].get("type")) in ("ok", "fail"):
+            replied = True
+    return replied
+
+
 def spurious_event(h, with_zxids):
     """A NodeDataChanged for path P at zxid z, where z is an acknowledged single write to another path Q:
-    the transaction at z changed only Q, so nothing changed P's data at z."""
+    the transaction at z changed only Q, so nothing changed P's data at z. Inserted only where the session
+    has had a reply since its last (re)connect, so it cannot pass for an event SetWatches fires."""
     out = []
     sessions = list(h.session_lines)
     event_process = {}
@@ -507,6 +524,9 @@ def spurious_event(h, with_zxids):
                 continue
             paths = [h.path(op) for op in h.session_ops(sess) if op.f in READS and h.path(op) not in (None, q)]
             if not paths:
+                continue
+            if not _replied_since_connect(h, sess, w.comp):
+                SKIPPED["spurious-event"] += 1  # could pass for an event SetWatches fires on a reconnect
                 continue
             p = paths[0]
             proc = event_process.get(sess, h.lines[lines_of[0]].get("process"))

@@ -122,7 +122,9 @@ class History:
 
     # -- what a session must have seen before it invoked a read ----------------------------
     def floors(self, read, with_read_zxids):
-        """(zxid, why, path-or-None) facts that each force `read` to reflect state at or after zxid."""
+        """(zxid, why, path-or-None) facts that each force `read` to reflect state at or after zxid: replies
+        the session got before invoking it (they set lastZxidSeen, which a new server must have reached),
+        and syncs (a sync reply covers every write completed before the sync was invoked)."""
         out = []
         before = read.inv
         sess = read.session
@@ -132,8 +134,9 @@ class History:
             line = self.lines[pos]
             f = s(line.get("f"))
             z = line.get("zxid")
-            if f == "watch-event" and z is not None:
-                out.append((z, "event", None))
+            if f == "watch-event":
+                # Not a floor: ZooKeeper's client takes lastZxidSeen from replies only, so after a
+                # reconnect a server behind an event's zxid may serve the session.
                 continue
             op = self.by_comp.get(pos)
             if op is None:
