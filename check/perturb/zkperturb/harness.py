@@ -148,6 +148,12 @@ def cmd_run(a):
             misses.append((kind, mode, os.path.basename(f), site.where, "zk-check exit %d %s" % (rc, err), out))
     bar = read_bar(a.bar) if a.bar else {}
     report(stats, alarms, misses, bar, a, len(files), time.time() - t0, work)
+    if a.goal is not None:
+        short = ["%s %s %.1f%%" % (k, m, pct(st)) for (k, m), st in sorted(stats.items())
+                 if st["injected"] and pct(st) < a.goal]
+        print("perturb: %d of %d kind/mode pairs with injections are below the goal of %.0f%%%s" % (
+            len(short), sum(1 for st in stats.values() if st["injected"]), a.goal,
+            (": " + "; ".join(short)) if short else ""))
     return verdict(stats, bar)
 
 
@@ -336,6 +342,7 @@ def main(argv=None):
     r.add_argument("--sites", type=int, default=2, help="sites per kind, mode and input history")
     r.add_argument("--jobs", type=int, default=2)
     r.add_argument("--bar", help="bar file: KIND MODE MIN_PERCENT per line; exit 1 below it")
+    r.add_argument("--goal", type=float, help="also list the kinds caught below this %% (reported, never fails)")
     r.add_argument("inputs", nargs="+")
     t = sub.add_parser("truth", help="compare zk-check's :placements with the simulator's ground truth")
     t.add_argument("--zk-check", required=True)
