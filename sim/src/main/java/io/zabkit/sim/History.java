@@ -20,6 +20,9 @@ final class History {
     private final boolean enabled;
     private final SimClock clock;
     private final List<String> lines = new ArrayList<>();
+    /** The operations this history leaves open, for the ground-truth side file. */
+    private final GroundTruth truth = new GroundTruth();
+    private List<io.zabkit.txn.Txn> chainAtEnd;
     private int nextProcess;
 
     History(boolean enabled, SimClock clock) {
@@ -42,12 +45,14 @@ final class History {
 
     void invoke(ClientOp op) {
         if (enabled) {
+            truth.invoked(op, lines.size());
             add(":invoke", String.valueOf(op.process), op.kind.edn, invokeValue(op), fields(op, false));
         }
     }
 
     void complete(ClientOp op) {
         if (enabled) {
+            truth.completed(op);
             String type = ":" + op.outcome.name().toLowerCase(Locale.ROOT);
             add(type, String.valueOf(op.process), op.kind.edn, completeValue(op), fields(op, true));
         }
@@ -69,6 +74,9 @@ final class History {
     /** The client learned its session expired; {@code closeZxid} is the closeSession transaction's zxid, or -1. */
     void sessionExpired(int process, long session, long closeZxid) {
         if (enabled) {
+            if (closeZxid < 0) {
+                truth.sessionEndWithoutZxid(session, lines.size());
+            }
             add(":ok", String.valueOf(process), "session-expired", "nil",
                     " :session " + session + (closeZxid >= 0 ? " :zxid " + closeZxid : ""));
         }
@@ -79,6 +87,28 @@ final class History {
         if (enabled) {
             add(":info", ":nemesis", f, value, "");
         }
+    }
+
+    /**
+     * NAME.truth.edn beside NAME.edn (or FILE.truth.edn): for every open operation, its zxid in the
+     * committed {@code chain} or :absent (see {@link GroundTruth}).
+     */
+    void writeTruth(Path historyFile, String source) throws IOException {
+        assert enabled && chainAtEnd != null : "no history was recorded, or the run has not ended";
+        truth.write(truthFile(historyFile), chainAtEnd, source);
+    }
+
+    /** The run ended: {@code chain} is the committed chain the truth is read from. */
+    void ended(List<io.zabkit.txn.Txn> chain) {
+        if (enabled) {
+            chainAtEnd = chain;
+        }
+    }
+
+    static Path truthFile(Path historyFile) {
+        String name = historyFile.getFileName().toString();
+        String stem = name.endsWith(".edn") ? name.substring(0, name.length() - 4) : name;
+        return historyFile.resolveSibling(stem + ".truth.edn");
     }
 
     void write(Path file) throws IOException {

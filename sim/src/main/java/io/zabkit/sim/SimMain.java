@@ -92,7 +92,9 @@ public final class SimMain {
         SimResult r = new Simulator(options, fullTrace ? System.out : null, historyFile != null).run();
         if (historyFile != null) {
             r.history().write(historyFile);
-            System.out.println("history: " + r.history().size() + " ops in " + historyFile);
+            r.history().writeTruth(historyFile, r.replayCommand());
+            System.out.println("history: " + r.history().size() + " ops in " + historyFile + ", ground truth in "
+                    + History.truthFile(historyFile));
         }
         System.out.println(r.summary());
         if (!r.ok()) {

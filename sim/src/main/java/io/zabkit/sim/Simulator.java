@@ -146,6 +146,7 @@ public final class Simulator {
         if (violation != null) {
             trace.event("VIOLATION", violation.getMessage());
         }
+        history.ended(digests.committedChain());
         return new SimResult(options, violation, trace.hash(), trace.events(), clock.tick(), stats(),
                 trace.lastLines(), history);
     }

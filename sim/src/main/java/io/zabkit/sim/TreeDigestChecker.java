@@ -99,6 +99,11 @@ final class TreeDigestChecker {
         return -1;
     }
 
+    /** The chain as it stands: what the history's writes really did (lost transactions already cut off). */
+    List<Txn> committedChain() {
+        return List.copyOf(chain);
+    }
+
     /** A batch the core handed to storage: the next part of the chain. */
     void proposed(List<Txn> txns) {
         for (Txn txn : txns) {
