@@ -65,6 +65,16 @@
     (with-open [w (io/writer file)]
       (doseq [op ops] (.write w (pr-str op)) (.write w "\n")))))
 
+(defn property-counts
+  "Per property of zk-check's summary (zk-check.edn: {:valid? .. :MonotonicReads {:valid? :count
+  :violations} ...}): {:MonotonicReads {:valid? true :count 812 :violations 0} ...}, in the
+  summary's own order; how many operations each property looked at, so a property that checked
+  nothing shows as such."
+  [summary]
+  (into (sorted-map)
+        (for [[k v] summary :when (and (keyword? k) (map? v) (contains? v :count))]
+          [k (select-keys v [:valid? :count :violations])])))
+
 (defn zk-check
   "The project's history checker (ZooKeeper semantics + Porcupine cross-check). Exit 0 = valid,
   1 = a property violated, 2 = bad input. It checks zk-check-history.edn (see zk-check-history) and
@@ -82,7 +92,7 @@
             r (u/sh! [(.getPath bin) (.getPath hist) "--out" (.getPath results-file)] :check? false :timeout-ms 600000)
             out-file (io/file (:store test) "zk-check.out")
             summary (when (.exists results-file)
-                      (try (select-keys (edn/read-string (slurp results-file)) [:valid? :failures :op-count])
+                      (try (edn/read-string (slurp results-file))
                            (catch Exception _ nil)))]
         (spit out-file (str (:out r) (:err r)))
         {:valid? (case (long (:exit r)) 0 true 1 false :unknown)
@@ -90,6 +100,7 @@
          :history (.getPath hist) :ops (count ops) :excluded excluded
          :results (when (.exists results-file) (.getPath results-file))
          :failures (:failures summary)
+         :properties (property-counts summary)
          :output (.getPath out-file)
          :summary (let [lines (str/split-lines (str (:out r) (:err r)))] (vec (take-last 5 lines)))}))))
 
@@ -191,22 +202,29 @@
                      :error (get-in op [:value :error])}))}))
 
 (defn check
-  "Every checker; returns the results map."
+  "Every checker; returns the results map. A workload without a :checker of its own (register,
+  sequential, multi) has zk-check as its only oracle: without zk-check its verdict is :unknown."
   [test history phases]
   (let [pairs (h/pairs history)
         client-pairs (remove (fn [[inv _]] (or (= :connect (:f inv)) (setup-op? inv))) pairs)
-        wl-result (try ((:checker (:workload test)) test history client-pairs)
-                       (catch Exception e {:valid? :unknown :error (str e)}))
+        wl-checker (:checker (:workload test))
+        wl-result (if wl-checker
+                    (try (wl-checker test history client-pairs)
+                         (catch Exception e {:valid? :unknown :error (str e)}))
+                    ;; no :valid?: nothing was checked here, so nothing is claimed
+                    {:checks "none of its own: zk-check is this workload's oracle"})
         st (stats (remove (comp setup-op? first) pairs))
         logs (db/scan-logs test)
         nem (nemesis-check history)
         ext (zk-check test history)
         avail (availability test history client-pairs)
-        valid (merge-valid [(:valid? wl-result) (:valid? st) (:valid? logs) (:valid? nem)
-                            (if (:available? ext) (:valid? ext) true)])]
+        valid (merge-valid [(get wl-result :valid? true) (:valid? st) (:valid? logs) (:valid? nem)
+                            (cond (:available? ext) (:valid? ext)
+                                  wl-checker true
+                                  :else :unknown)])]
     {:valid? valid
      :name (:name test)
-     :system (:system test) :workload (:workload-name test) :nemesis (:nemesis test)
+     :system (:system test) :sut (:sut test) :workload (:workload-name test) :nemesis (:nemesis test)
      :nodes (:nodes test) :time-limit (:time-limit test) :rate (:rate test)
      :concurrency (:concurrency test)
      :phases-s (into (sorted-map) (for [[k v] phases] [k (u/ns->s v)]))

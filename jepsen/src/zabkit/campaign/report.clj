@@ -59,11 +59,12 @@
       [""
        (str "== " (:name results) " ==")
        (str "store:     " store)
+       (str "build:     " (pr-str (:sut results)))
        (format "ops:       %d completed, %d ok   %s" (:count st) (:ok-count st)
                (str/join "  " (for [[f m] (:by-f st)]
                                 (format "%s %d/%d/%d" (name f) (:ok m) (:fail m) (:info m)))))
        "           (per :f: ok/fail/info)"
-       (str "workload:  " (pr-str (:valid? wc)) "  " (or (:checks wc) "")
+       (str "workload:  " (if (contains? wc :valid?) (pr-str (:valid? wc)) "n/a") "  " (or (:checks wc) "")
             (when (pos? (:error-count wc 0)) (str "  errors: " (:error-count wc))))
        (str "stats:     " (pr-str (:valid? st)) (when (seq (:never-ok st)) (str "  never ok: " (:never-ok st))))
        (str "logs:      " (pr-str (:valid? (:server-logs results)))
@@ -80,6 +81,12 @@
                           (when (seq (:failures z)) (str ", violated " (pr-str (:failures z))))
                           (when (seq (:excluded z)) (str ", not given to it " (pr-str (:excluded z))))
                           "  (" (:results z) ")")))))
+       (let [ps (get-in results [:zk-check :properties])]
+         (if (seq ps)
+           (str "           checked per property (ops, violations): "
+                (str/join ", " (for [[k v] ps] (format "%s %d/%d%s" (name k) (:count v 0) (:violations v 0)
+                                                       (if (true? (:valid? v)) "" (str " " (pr-str (:valid? v))))))))
+           ""))
        "availability, seconds from fault start until each client's next ok (reads / writes):"]
       (for [[f g] (:by-fault av)]
         (str (format "  %-18s x%-2d read  %s" (name f) (:faults g) (fmt-dist (:read-after-start g)))

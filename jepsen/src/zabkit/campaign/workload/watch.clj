@@ -8,11 +8,10 @@
   reader that acts must never see a partial configuration (generations that differ).
   Every watch event a client receives is a :watch-event in the history, which gives the watch
   unavailable window after a fault."
-  (:require [zabkit.campaign.client :as c])
-  (:import (org.apache.zookeeper ZooKeeper Watcher WatchedEvent KeeperException KeeperException$Code
-                                 AsyncCallback$StatCallback AsyncCallback$DataCallback)
-           (org.apache.zookeeper.data Stat)
-           (java.util.concurrent CountDownLatch TimeUnit)))
+  (:require [zabkit.campaign.client :as c]
+            [zabkit.campaign.wire :as wire])
+  (:import (org.apache.zookeeper ZooKeeper Watcher WatchedEvent KeeperException$Code ZooDefs$OpCode)
+           (org.apache.zookeeper.proto GetDataRequest GetDataResponse SetDataRequest SetDataResponse)))
 
 (def root "/cfg")
 (def ready (str root "/ready"))
@@ -24,60 +23,61 @@
                       :value {:event (c/keyword-of-event-type (.getType e)) :path (.getPath e)}
                       :zxid (.getZxid e)})))
 
-(defn- await! [^CountDownLatch l test]
-  (when-not (.await l (long (:session-timeout test)) TimeUnit/MILLISECONDS)
-    (throw (ex-info "async replies did not arrive within the session timeout" {:error :operation-timeout}))))
+(defn- get-data-send!
+  "A pipelined getData (no watch) through wire; on-reply sees the reply on the event thread."
+  [zk ^String path on-reply]
+  (wire/send! zk ZooDefs$OpCode/getData (GetDataRequest. path false) (GetDataResponse.)
+              :path path :on-reply on-reply))
 
-(defn- write-config! [^ZooKeeper zk test op]
-  (let [g (str (:value op))]
-    (try (.delete zk ^String ready -1)
-         (catch KeeperException e (when-not (= (.code e) KeeperException$Code/NONODE) (throw e))))
-    (let [paths (cfg-paths test)
-          latch (CountDownLatch. (count paths))
-          rcs (atom [])]
-      (doseq [p paths]
-        (.setData zk ^String p (c/str->bytes g) -1
-                  (reify AsyncCallback$StatCallback
-                    (processResult [_ rc _ _ _] (swap! rcs conj rc) (.countDown latch)))
-                  nil))
-      (await! latch test)
-      (when-let [bad (first (remove zero? @rcs))]
-        (throw (KeeperException/create (KeeperException$Code/get (int bad)))))
-      (.create zk ready (c/str->bytes g) c/acl (c/create-mode :persistent))
-      (assoc op :type :ok))))
+(defn- write-config!
+  "Deletes ready, rewrites every config znode with pipelined setData calls, recreates ready.
+  Its :zxid is the reply zxid of ready's create (the write that publishes the generation)."
+  [zk test op]
+  (let [g (str (:value op))
+        t (c/request-timeout-ms test)
+        fail (fn [r] (c/reply->completion op false r identity))
+        d (wire/delete zk t ready -1)]
+    (if (and (:code d) (not= KeeperException$Code/NONODE (:code d)))
+      (fail d)
+      (let [ps (mapv (fn [^String p] (wire/send! zk ZooDefs$OpCode/setData (SetDataRequest. p (c/str->bytes g) -1)
+                                                 (SetDataResponse.) :path p))
+                     (cfg-paths test))
+            rs (mapv #(wire/await! % t) ps)]
+        (if-let [bad (first (filter :code rs))]
+          (fail bad)
+          (c/reply->completion op false (wire/create zk t ready (c/str->bytes g) c/acl (c/create-mode :persistent))
+                               (fn [_] (assoc op :type :ok))))))))
 
 (defn- read-config!
-  "exists(ready, watch), then async reads of ready and every config znode. Each reply notes
-  whether an event for ready had already been delivered; the reader acts only if none had."
-  [^ZooKeeper zk test w op]
-  (let [fired (atom false)
+  "exists(ready, watch), then pipelined reads of ready and every config znode. Each reply notes
+  whether an event for ready had already been delivered (replies and events share the client's
+  event thread, in order); the reader acts only if none had. Its :zxid is the last reply's."
+  [zk test w op]
+  (let [t (c/request-timeout-ms test)
+        fired (atom false)
         watcher (reify Watcher
-                  (process [_ e] (reset! fired true) (record-event! test w e)))]
-    (if-not (.exists zk ^String ready watcher)
-      (assoc op :type :ok :value {:ready? false :acted? false})
+                  (process [_ e] (reset! fired true) (record-event! test w e)))
+        er (wire/exists zk t ready :watcher watcher)]
+    (cond
+      (:code er) (c/reply->completion op true er identity)
+      (nil? (:stat er)) (assoc op :type :ok :value {:ready? false :acted? false} :zxid (:zxid er))
+      :else
       (let [paths (into [ready] (cfg-paths test))
-            latch (CountDownLatch. (count paths))
-            replies (atom {})]
-        (doseq [p paths]
-          (.getData zk ^String p false
-                    (reify AsyncCallback$DataCallback
-                      (processResult [_ rc path _ data _]
-                        (swap! replies assoc path {:rc rc :data (c/bytes->str data) :after-event? @fired})
-                        (.countDown latch)))
-                    nil))
-        (await! latch test)
-        (let [rs @replies
-              bad (first (remove zero? (map :rc (vals rs))))]
-          (cond
-            (and bad (= bad (.intValue KeeperException$Code/NONODE)))
-            (assoc op :type :ok :value {:ready? true :acted? false :reason :ready-vanished})
-            bad (throw (KeeperException/create (KeeperException$Code/get (int bad))))
-            :else
-            (assoc op :type :ok
-                   :value {:ready? true
-                           :acted? (not-any? :after-event? (vals rs))
-                           :ready-gen (:data (rs ready))
-                           :configs (mapv #(:data (rs %)) (cfg-paths test))})))))))
+            ps (mapv (fn [p] (get-data-send! zk p (fn [_] {:after-event? @fired}))) paths)
+            rs (zipmap paths (map #(wire/await! % t) ps))
+            last-zxid (reduce max (:zxid er) (keep :zxid (vals rs)))
+            data (fn [p] (some-> ^GetDataResponse (:response (rs p)) .getData c/bytes->str))
+            bad (first (keep :code (vals rs)))]
+        (cond
+          (= bad KeeperException$Code/NONODE)
+          (assoc op :type :ok :value {:ready? true :acted? false :reason :ready-vanished} :zxid last-zxid)
+          bad (c/reply->completion op true (first (filter :code (vals rs))) identity)
+          :else
+          (assoc op :type :ok :zxid last-zxid
+                 :value {:ready? true
+                         :acted? (not-any? :after-event? (vals rs))
+                         :ready-gen (data ready)
+                         :configs (mapv data (cfg-paths test))}))))))
 
 (defrecord WatchClient [conn w]
   c/Client
@@ -87,18 +87,11 @@
     (doseq [p (cfg-paths test)] (c/ensure-path! test conn p))
     (c/ensure-path! test conn ready))
   (invoke! [_ test op]
-    (let [^ZooKeeper zk (:zk conn)
+    (let [zk (:zk conn)
           op (assoc op :session (:session conn))]
-      (try
-        (case (:f op)
-          :write-config (write-config! zk test op)
-          :read-config (read-config! zk test w op))
-        (catch KeeperException e
-          (let [err (c/code->keyword (.code e))]
-            (assoc op :type (c/error-type err (= :read-config (:f op))) :error err)))
-        (catch clojure.lang.ExceptionInfo e
-          (assoc op :type (if (= :read-config (:f op)) :fail :info) :error (:error (ex-data e))))
-        (catch InterruptedException _ (assoc op :type :info :error :interrupted)))))
+      (case (:f op)
+        :write-config (write-config! zk test op)
+        :read-config (read-config! zk test w op))))
   (teardown! [_ _])
   (close! [_ _] (when-let [^ZooKeeper zk (:zk conn)] (.close zk 2000))))
 
