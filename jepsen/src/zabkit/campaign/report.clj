@@ -9,6 +9,7 @@
             [zabkit.campaign.history :as h]
             [zabkit.campaign.util :as u]
             [zabkit.campaign.plot :as plot]
+            [zabkit.campaign.projection :as projection]
             [zabkit.campaign.timeline :as timeline]))
 
 (defn say [fmt & args]
@@ -96,6 +97,17 @@
       [(str "VERDICT:   " (case (:valid? results) true "VALID" false "INVALID" "UNKNOWN"))
        ""]))))
 
+(defn- write-edn-vector!
+  "One EDN vector, one op per line (Jepsen's history.edn layout: read whole or line by line)."
+  [file ops]
+  (binding [*print-namespace-maps* false *print-length* nil *print-level* nil]
+    (with-open [w (io/writer file)]
+      (.write w "[")
+      (doseq [[i op] (map-indexed vector ops)]
+        (when (pos? i) (.write w "\n "))
+        (.write w (pr-str op)))
+      (.write w "]\n"))))
+
 (defn write-store!
   "results.edn, timeline.html and the plots, next to history.edn."
   [test history results]
@@ -103,6 +115,9 @@
         safe-results results]
     (with-open [w (io/writer (io/file store "results.edn"))]
       (binding [*out* w *print-namespace-maps* false] (pp/pprint safe-results)))
+    (try (when-let [ops (projection/project (:workload-name test) history (h/pairs history))]
+           (write-edn-vector! (io/file store "jepsen-history.edn") ops))
+         (catch Exception e (say "jepsen-history.edn failed: %s" e)))
     (try (timeline/write! (io/file store "timeline.html") test history)
          (catch Exception e (say "timeline.html failed: %s" e)))
     (try (plot/write-plots! store test history)
