@@ -97,9 +97,13 @@
       (spit (io/file dir "pom.xml") (maven-pom version))
       (println (format "[campaign] resolving ZooKeeper %s from Maven Central into %s" version lib))
       (flush)
-      (let [r (u/sh! ["mvn" "-q" "-B" "-f" (.getPath (io/file dir "pom.xml")) "dependency:copy-dependencies"
-                      "-DincludeScope=runtime" (str "-DoutputDirectory=" (.getPath lib))]
-                     :check? false :timeout-ms 600000)]
+      (let [r (try (u/sh! ["mvn" "-q" "-B" "-f" (.getPath (io/file dir "pom.xml")) "dependency:copy-dependencies"
+                           "-DincludeScope=runtime" (str "-DoutputDirectory=" (.getPath lib))]
+                          :check? false :timeout-ms 600000)
+                   (catch java.io.IOException e
+                     (throw (ex-info (str "--zookeeper-version needs Maven (mvn) on the PATH to resolve the release: "
+                                          (.getMessage e) "; `make campaign-deps` installs it")
+                                     {:type :setup}))))]
         (when-not (zero? (:exit r))
           (throw (ex-info (str "--zookeeper-version " version ": Maven could not resolve org.apache.zookeeper:zookeeper:"
                                version " (exit " (:exit r) "):\n" (str/trim (str (:out r) (:err r))))
