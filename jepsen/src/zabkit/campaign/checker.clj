@@ -39,7 +39,13 @@
 (defn setup-op?
   "An op of the setup client (the workload's znodes), not of a worker."
   [op]
-  (and (integer? (:process op)) (>= (:process op) c/setup-process-base)))
+  (and (integer? (:process op)) (<= c/setup-process-base (:process op) (dec c/sub-process-base))))
+
+(defn part-op?
+  "A request inside a composite op, recorded as an op of its own for zk-check (the watch
+  workload's): the composite is what the workload checker, the stats and availability count."
+  [op]
+  (some? (:part-of op)))
 
 (def zk-check-fs
   "The client :f values of check/README.md (history format v1); zk-check replays :multi atomically."
@@ -49,8 +55,7 @@
 (defn zk-check-history
   "What zk-check is given: history.edn without the ops its format does not define (campaign
   composites such as :acquire, :read-config, :await-expiry), nor the :f values the
-  workload excludes (:zk-check-exclude: e.g. the watch workload's events, whose watches were set
-  inside the excluded :read-config). Nemesis ops stay: zk-check reads and skips them. Ops keep
+  workload excludes (:zk-check-exclude; none does now). Nemesis ops stay: zk-check reads and skips them. Ops keep
   their :index, so a witness points into history.edn. Returns {:ops [...] :excluded {f count}}."
   [workload history]
   (let [extra (set (:zk-check-exclude workload))
@@ -206,14 +211,14 @@
   sequential, multi) has zk-check as its only oracle: without zk-check its verdict is :unknown."
   [test history phases]
   (let [pairs (h/pairs history)
-        client-pairs (remove (fn [[inv _]] (or (= :connect (:f inv)) (setup-op? inv))) pairs)
+        client-pairs (remove (fn [[inv _]] (or (= :connect (:f inv)) (setup-op? inv) (part-op? inv))) pairs)
         wl-checker (:checker (:workload test))
         wl-result (if wl-checker
                     (try (wl-checker test history client-pairs)
                          (catch Exception e {:valid? :unknown :error (str e)}))
                     ;; no :valid?: nothing was checked here, so nothing is claimed
                     {:checks "none of its own: zk-check is this workload's oracle"})
-        st (stats (remove (comp setup-op? first) pairs))
+        st (stats (remove (comp #(or (setup-op? %) (part-op? %)) first) pairs))
         logs (db/scan-logs test)
         nem (nemesis-check history)
         ext (zk-check test history)

@@ -127,6 +127,12 @@
   k bounded by its op count) and positive, because check/ reads process -1 as the nemesis."
   1000000)
 
+(def sub-process-base
+  "Process numbers of the requests inside a composite op that are recorded as ops of their own
+  (the watch workload's; a fresh one each, as pipelined requests are open together): above the
+  setup client's, which only grow by its :info creates."
+  2000000)
+
 (defn- record-create!
   "One create of an empty persistent znode by the setup client, recorded as an ordinary
   invocation and completion (create2, so the completion has its zxid and Stat), so that the

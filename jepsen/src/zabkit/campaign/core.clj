@@ -143,6 +143,7 @@
             :node-env (atom {})
             :active-fault (atom nil)
             :setup-process (atom c/setup-process-base)
+            :sub-process (atom c/sub-process-base)
             :value-counter (atom 0)})))
 
 (defn- start-thread [name f]

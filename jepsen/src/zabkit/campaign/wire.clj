@@ -102,41 +102,58 @@
 
 ;; ---- the requests the campaign uses, as the official client builds them
 
-(defn get-data [zk timeout-ms ^String path & {:keys [watcher]}]
-  (PathUtils/validatePath path)
-  (let [r (call! zk timeout-ms ZooDefs$OpCode/getData (GetDataRequest. path (some? watcher)) (GetDataResponse.)
-                 :path path :watch (when watcher [:data watcher path]))]
-    (if-let [^GetDataResponse rsp (:response r)]
-      (assoc r :data (.getData rsp) :stat (.getStat rsp))
+(defn- parse-reply
+  "The reply of an op named by its history :f, with the response's fields as data. exists is
+  as ZooKeeper.exists: no-node is an answer (:stat nil), not an error."
+  [f r]
+  (let [rsp (:response r)]
+    (case f
+      :exists (cond (= (:code r) KeeperException$Code/NONODE) (assoc r :code nil :stat nil)
+                    rsp (assoc r :stat (.getStat ^ExistsResponse rsp))
+                    :else r)
+      :get-data (if rsp (assoc r :data (.getData ^GetDataResponse rsp) :stat (.getStat ^GetDataResponse rsp)) r)
+      :set-data (if rsp (assoc r :stat (.getStat ^SetDataResponse rsp)) r)
+      :create (if rsp (assoc r :created-path (.getPath ^Create2Response rsp) :stat (.getStat ^Create2Response rsp)) r)
       r)))
 
+(defn send-op!
+  "One request named by its history :f (:exists :get-data :set-data :delete :create), queued
+  without waiting (pipelined); returns a promise of the parsed reply. on-reply (fn [parsed]
+  map-or-nil) runs first, on the event thread, in order with the session's watch events.
+  :watcher sets a watch as the client does (exists: a data watch if the node is there, an exist
+  watch if not; get-data: a data watch). create is create2 (the reply has the Stat); its path is
+  the name, or for a sequential mode the prefix."
+  [zk f ^String path & {:keys [^bytes data version watcher acl ^CreateMode mode on-reply]}]
+  (PathUtils/validatePath path (boolean (and mode (.isSequential mode))))
+  (let [[op-type req rsp wkind]
+        (case f
+          :exists [ZooDefs$OpCode/exists (ExistsRequest. path (some? watcher)) (ExistsResponse.) :exists]
+          :get-data [ZooDefs$OpCode/getData (GetDataRequest. path (some? watcher)) (GetDataResponse.) :data]
+          :set-data [ZooDefs$OpCode/setData (SetDataRequest. path data (int version)) (SetDataResponse.) nil]
+          :delete [ZooDefs$OpCode/delete (DeleteRequest. path (int version)) nil nil]
+          :create [ZooDefs$OpCode/create2 (CreateRequest. path data acl (.toFlag mode)) (Create2Response.) nil])]
+    (assert (or (nil? watcher) wkind) (str f " takes no watch"))
+    (send! zk op-type req rsp :path path :watch (when watcher [wkind watcher path])
+           :on-reply (fn [r] (let [pr (parse-reply f r)] (merge pr (when on-reply (on-reply pr))))))))
+
+(defn get-data [zk timeout-ms ^String path & {:keys [watcher]}]
+  (await! (send-op! zk :get-data path :watcher watcher) timeout-ms))
+
 (defn set-data [zk timeout-ms ^String path ^bytes data version]
-  (PathUtils/validatePath path)
-  (let [r (call! zk timeout-ms ZooDefs$OpCode/setData (SetDataRequest. path data (int version)) (SetDataResponse.) :path path)]
-    (if-let [^SetDataResponse rsp (:response r)] (assoc r :stat (.getStat rsp)) r)))
+  (await! (send-op! zk :set-data path :data data :version version) timeout-ms))
 
 (defn create
   "create2 (the reply has the Stat). path is the name, or for a sequential mode the prefix."
   [zk timeout-ms ^String path ^bytes data acl ^CreateMode mode]
-  (PathUtils/validatePath path (.isSequential mode))
-  (let [r (call! zk timeout-ms ZooDefs$OpCode/create2 (CreateRequest. path data acl (.toFlag mode)) (Create2Response.) :path path)]
-    (if-let [^Create2Response rsp (:response r)] (assoc r :created-path (.getPath rsp) :stat (.getStat rsp)) r)))
+  (await! (send-op! zk :create path :data data :acl acl :mode mode) timeout-ms))
 
 (defn delete [zk timeout-ms ^String path version]
-  (PathUtils/validatePath path)
-  (call! zk timeout-ms ZooDefs$OpCode/delete (DeleteRequest. path (int version)) nil :path path))
+  (await! (send-op! zk :delete path :version version) timeout-ms))
 
 (defn exists
-  "As ZooKeeper.exists: no-node is an answer (:stat nil), not an error. With a watcher, the
-  client's exists registration (a data watch if the node is there, an exist watch if not)."
+  "As ZooKeeper.exists: no-node is an answer (:stat nil), not an error."
   [zk timeout-ms ^String path & {:keys [watcher]}]
-  (PathUtils/validatePath path)
-  (let [r (call! zk timeout-ms ZooDefs$OpCode/exists (ExistsRequest. path (some? watcher)) (ExistsResponse.)
-                 :path path :watch (when watcher [:exists watcher path]))]
-    (cond
-      (= (:code r) KeeperException$Code/NONODE) (assoc r :code nil :stat nil)
-      (:response r) (assoc r :stat (.getStat ^ExistsResponse (:response r)))
-      :else r)))
+  (await! (send-op! zk :exists path :watcher watcher) timeout-ms))
 
 (defn get-children
   "getChildren2 (the parent's Stat with the children)."
