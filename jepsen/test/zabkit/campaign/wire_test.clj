@@ -3,7 +3,11 @@
   server (the runner's own jars, a child JVM on a free loopback port, killed at the end)."
   (:require [clojure.test :refer [deftest is testing use-fixtures]]
             [clojure.java.io :as io]
-            [zabkit.campaign.wire :as wire])
+            [zabkit.campaign.wire :as wire]
+            [zabkit.campaign.client :as c]
+            [zabkit.campaign.checker :as checker]
+            [zabkit.campaign.history :as h]
+            [zabkit.campaign.workload.watch :as watch])
   (:import (org.apache.zookeeper ZooKeeper Watcher WatchedEvent CreateMode ZooDefs$Ids Op
                                  KeeperException$Code Watcher$Event$KeeperState)
            (java.net ServerSocket Socket)
@@ -172,3 +176,49 @@
             (is (some? (:code r)))
             (is (nil? (:zxid r))))))
       (finally (.close zk) (.close other)))))
+
+;; ---------------------------------------------------------------------------------------------
+;; the watch workload's recording, against the same server: what zk-check is given
+
+(deftest watch-workload-records-each-request-and-one-event-per-notification
+  (let [dir (.toFile (Files/createTempDirectory "watch-wl" (make-array FileAttribute 0)))
+        rec (h/recorder (io/file dir "history.edn") (System/nanoTime))
+        test {:record! (partial h/append! rec) :setup-process (atom c/setup-process-base)
+              :sub-process (atom c/sub-process-base) :session-timeout 4000 :keys 2
+              :value-counter (atom 0) :workload (watch/workload {}) :store (.getPath dir)}
+        worker (fn [i] {:worker i :process (atom i)})]
+    (try
+      (with-redefs [c/connect-string (fn [_ _] (str "127.0.0.1:" *port*))]
+        (let [writer (c/open! (:client (:workload test)) test (worker 0))
+              reader (c/open! (:client (:workload test)) test (worker 1))
+              inv (fn [cl f v] (c/invoke! cl test {:f f :path "/cfg" :value v :process 0}))]
+          (try
+            (c/setup! writer test)
+            ;; two reads before the write: the client holds two registrations of /cfg/ready's
+            ;; watch, the server one; the notification must be recorded once
+            (is (= :ok (:type (inv reader :read-config nil))))
+            (is (= :ok (:type (inv reader :read-config nil))))
+            (is (= :ok (:type (inv writer :write-config 1))))
+            (Thread/sleep 500)
+            (let [r (inv reader :read-config nil)]
+              (is (= "1" (get-in r [:value :ready-gen])))
+              (is (get-in r [:value :acted?])))
+            (finally (c/close! writer test) (c/close! reader test)))))
+      (h/close! rec)
+      (let [hist (h/ops rec)
+            parts (filter :part-of hist)
+            events (filter #(= :watch-event (:f %)) hist)]
+        (testing "each request inside the composites is an op of its own, completed with its reply zxid"
+          (is (= (count (filter #(= :invoke (:type %)) parts)) (count (remove #(= :invoke (:type %)) parts))))
+          (is (every? :zxid (remove #(= :invoke (:type %)) parts)))
+          (is (= #{:exists :get-data :delete :set-data :create} (set (map :f parts))))
+          (is (every? :watch (filter #(= :exists (:f %)) parts))))
+        (testing "one :watch-event per notification: the delete of ready, then nothing twice"
+          (is (= 1 (count events)) (pr-str events))
+          (is (= [:node-deleted "/cfg/ready"] ((juxt (comp :event :value) :path) (first events))))
+          (is (:session (first events))))
+        (testing "zk-check, given the history, checks its watches and finds it valid"
+          (let [r (checker/zk-check test hist)]
+            (is (true? (:valid? r)) (pr-str (dissoc r :summary)))
+            (is (pos? (get-in r [:properties :WatchOrdering :count] 0)) (pr-str (:properties r))))))
+      (finally (doseq [x (reverse (file-seq dir))] (io/delete-file x true))))))
