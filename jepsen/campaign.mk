@@ -13,7 +13,7 @@ CAMPAIGN_ARGS ?=
 LEIN := cd $(ROOT)/jepsen && lein
 
 campaign-deps:
-	@$(ENSURE) java lein iptables iproute2 faketime
+	@$(ENSURE) java lein iptables iproute2 faketime maven
 	@$(LEIN) deps >/dev/null
 
 campaign-unit: campaign-deps ## the campaign checkers' unit tests (hand-written legal and violating histories)

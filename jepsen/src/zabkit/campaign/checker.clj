@@ -39,7 +39,13 @@
 (defn setup-op?
   "An op of the setup client (the workload's znodes), not of a worker."
   [op]
-  (and (integer? (:process op)) (>= (:process op) c/setup-process-base)))
+  (and (integer? (:process op)) (<= c/setup-process-base (:process op) (dec c/sub-process-base))))
+
+(defn part-op?
+  "A request inside a composite op, recorded as an op of its own for zk-check (the watch
+  workload's): the composite is what the workload checker, the stats and availability count."
+  [op]
+  (some? (:part-of op)))
 
 (def zk-check-fs
   "The client :f values of check/README.md (history format v1); zk-check replays :multi atomically."
@@ -49,8 +55,7 @@
 (defn zk-check-history
   "What zk-check is given: history.edn without the ops its format does not define (campaign
   composites such as :acquire, :read-config, :await-expiry), nor the :f values the
-  workload excludes (:zk-check-exclude: e.g. the watch workload's events, whose watches were set
-  inside the excluded :read-config). Nemesis ops stay: zk-check reads and skips them. Ops keep
+  workload excludes (:zk-check-exclude; none does now). Nemesis ops stay: zk-check reads and skips them. Ops keep
   their :index, so a witness points into history.edn. Returns {:ops [...] :excluded {f count}}."
   [workload history]
   (let [extra (set (:zk-check-exclude workload))
@@ -64,6 +69,16 @@
   (binding [*print-namespace-maps* false *print-length* nil *print-level* nil]
     (with-open [w (io/writer file)]
       (doseq [op ops] (.write w (pr-str op)) (.write w "\n")))))
+
+(defn property-counts
+  "Per property of zk-check's summary (zk-check.edn: {:valid? .. :MonotonicReads {:valid? :count
+  :violations} ...}): {:MonotonicReads {:valid? true :count 812 :violations 0} ...}, in the
+  summary's own order; how many operations each property looked at, so a property that checked
+  nothing shows as such."
+  [summary]
+  (into (sorted-map)
+        (for [[k v] summary :when (and (keyword? k) (map? v) (contains? v :count))]
+          [k (select-keys v [:valid? :count :violations])])))
 
 (defn zk-check
   "The project's history checker (ZooKeeper semantics + Porcupine cross-check). Exit 0 = valid,
@@ -82,7 +97,7 @@
             r (u/sh! [(.getPath bin) (.getPath hist) "--out" (.getPath results-file)] :check? false :timeout-ms 600000)
             out-file (io/file (:store test) "zk-check.out")
             summary (when (.exists results-file)
-                      (try (select-keys (edn/read-string (slurp results-file)) [:valid? :failures :op-count])
+                      (try (edn/read-string (slurp results-file))
                            (catch Exception _ nil)))]
         (spit out-file (str (:out r) (:err r)))
         {:valid? (case (long (:exit r)) 0 true 1 false :unknown)
@@ -90,6 +105,7 @@
          :history (.getPath hist) :ops (count ops) :excluded excluded
          :results (when (.exists results-file) (.getPath results-file))
          :failures (:failures summary)
+         :properties (property-counts summary)
          :output (.getPath out-file)
          :summary (let [lines (str/split-lines (str (:out r) (:err r)))] (vec (take-last 5 lines)))}))))
 
@@ -191,22 +207,29 @@
                      :error (get-in op [:value :error])}))}))
 
 (defn check
-  "Every checker; returns the results map."
+  "Every checker; returns the results map. A workload without a :checker of its own (register,
+  sequential, multi) has zk-check as its only oracle: without zk-check its verdict is :unknown."
   [test history phases]
   (let [pairs (h/pairs history)
-        client-pairs (remove (fn [[inv _]] (or (= :connect (:f inv)) (setup-op? inv))) pairs)
-        wl-result (try ((:checker (:workload test)) test history client-pairs)
-                       (catch Exception e {:valid? :unknown :error (str e)}))
-        st (stats (remove (comp setup-op? first) pairs))
+        client-pairs (remove (fn [[inv _]] (or (= :connect (:f inv)) (setup-op? inv) (part-op? inv))) pairs)
+        wl-checker (:checker (:workload test))
+        wl-result (if wl-checker
+                    (try (wl-checker test history client-pairs)
+                         (catch Exception e {:valid? :unknown :error (str e)}))
+                    ;; no :valid?: nothing was checked here, so nothing is claimed
+                    {:checks "none of its own: zk-check is this workload's oracle"})
+        st (stats (remove (comp #(or (setup-op? %) (part-op? %)) first) pairs))
         logs (db/scan-logs test)
         nem (nemesis-check history)
         ext (zk-check test history)
         avail (availability test history client-pairs)
-        valid (merge-valid [(:valid? wl-result) (:valid? st) (:valid? logs) (:valid? nem)
-                            (if (:available? ext) (:valid? ext) true)])]
+        valid (merge-valid [(get wl-result :valid? true) (:valid? st) (:valid? logs) (:valid? nem)
+                            (cond (:available? ext) (:valid? ext)
+                                  wl-checker true
+                                  :else :unknown)])]
     {:valid? valid
      :name (:name test)
-     :system (:system test) :workload (:workload-name test) :nemesis (:nemesis test)
+     :system (:system test) :sut (:sut test) :workload (:workload-name test) :nemesis (:nemesis test)
      :nodes (:nodes test) :time-limit (:time-limit test) :rate (:rate test)
      :concurrency (:concurrency test)
      :phases-s (into (sorted-map) (for [[k v] phases] [k (u/ns->s v)]))

@@ -14,6 +14,7 @@
             [zabkit.campaign.nodes :as nodes]
             [zabkit.campaign.db :as db]
             [zabkit.campaign.nemesis :as nemesis]
+            [zabkit.campaign.sut :as sut]
             [zabkit.campaign.util :as u])
   (:import (java.time LocalDateTime)
            (java.time.format DateTimeFormatter)
@@ -23,8 +24,14 @@
 (def workload-names ["register" "sequential" "lock" "multi" "watch" "session"])
 
 (def opt-specs
-  [[nil "--system SYSTEM" "zookeeper (Apache ZooKeeper 3.9.4) or zabkit (bin/zabkit-server)"
+  [[nil "--system SYSTEM" "zookeeper (Apache ZooKeeper; 3.9.4 unless one of the next three options) or zabkit (bin/zabkit-server)"
     :default :zookeeper :parse-fn keyword :validate [#{:zookeeper :zabkit} "must be zookeeper or zabkit"]]
+   [nil "--zookeeper-version V" "--system zookeeper: this Apache ZooKeeper release from Maven Central instead of 3.9.4 (e.g. 3.8.4)"
+    :default nil]
+   [nil "--server-jars DIRS" "--system zookeeper: a local build's jars (directories, ':'-separated; the binary tarball's lib/)"
+    :default nil]
+   [nil "--server-command CMD" "--system zookeeper: a command that starts one server from the zoo.cfg path appended to it, and execs it"
+    :default nil]
    [nil "--workload W" (str "one of " (str/join ", " workload-names))
     :default :register :parse-fn keyword :validate [(set (map keyword workload-names)) (str "must be one of " (str/join ", " workload-names))]]
    [nil "--nemesis LIST" "comma-separated faults, e.g. kill,partition (see README; none, all)"
@@ -92,7 +99,8 @@
              :ssh-dir (:ssh-dir opts) :run-id (:run-id opts)
              :store (.getCanonicalPath (io/file store))
              ;; ZooKeeper's jars go to the hosts; zabkit runs from the same checkout path there
-             :ship-classpath (when (= :zookeeper (:system opts)) (db/zookeeper-classpath))}))
+             :ship-classpath (when (and (= :zookeeper (:system opts)) (not (:server-command opts)))
+                               (db/zookeeper-classpath opts))}))
     :docker ((requiring-resolve 'zabkit.campaign.docker/->DockerNodes)
              (:run-id opts) (:nodes opts) (.getCanonicalPath (io/file store)))))
 
@@ -126,7 +134,7 @@
   {:exit code :store dir :results map-or-nil}."
   [opts]
   (db/prepare-system! (:system opts))
-  (let [opts (assoc opts :run-id (run-id))
+  (let [opts (-> opts (sut/resolve! (db/repo-root)) (assoc :run-id (run-id)))
         tname ((requiring-resolve 'zabkit.campaign.core/test-name) opts)
         store (io/file (:store opts) tname (timestamp))
         _ (.mkdirs store)
@@ -222,7 +230,9 @@
                                    [sys why])))
         rows (atom [])]
     (doseq [sys systems, wl wls, nem nems]
-      (let [o (assoc opts :system sys :workload wl :nemesis nem)
+      (let [o (cond-> (assoc opts :system sys :workload wl :nemesis nem)
+                ;; the build options pick the Apache ZooKeeper build; zabkit rows run as always
+                (not= sys :zookeeper) (dissoc :zookeeper-version :server-jars :server-command))
             r (if (unavailable sys)
                 {:exit 2 :error "not run (see above)"}
                 (try (strict-exit o (run-campaign! o))

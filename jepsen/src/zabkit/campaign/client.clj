@@ -4,7 +4,8 @@
   to Jepsen's :fail (definitely did not happen) and :info (may have happened)."
   (:require [clojure.string :as str]
             [zabkit.campaign.nodes :as nodes]
-            [zabkit.campaign.db :as db])
+            [zabkit.campaign.db :as db]
+            [zabkit.campaign.wire :as wire])
   (:import (org.apache.zookeeper ZooKeeper Watcher WatchedEvent KeeperException
                                  KeeperException$Code Watcher$Event$KeeperState
                                  Watcher$Event$EventType CreateMode ZooDefs$Ids)
@@ -97,6 +98,23 @@
 
 (def acl ZooDefs$Ids/OPEN_ACL_UNSAFE)
 
+(defn request-timeout-ms
+  "How long an op waits for its reply: past the client's own connection-loss verdict (2/3 of
+  the session timeout without a server's answer), so normally that verdict comes first."
+  [test]
+  (+ 2000 (long (* 1.5 (:session-timeout test)))))
+
+(defn reply->completion
+  "op's completion from a wire reply (zabkit.campaign.wire): (on-ok reply) when the server said
+  OK, else :fail or :info by Jepsen's rule (error-type); :zxid, the reply header's, whenever a
+  server answered this very request (ok or error), as check/README.md's history format asks."
+  [op idempotent? reply on-ok]
+  (assert (map? reply) "a wire reply")
+  (cond-> (if-let [code (:code reply)]
+            (let [err (code->keyword code)] (assoc op :type (error-type err idempotent?) :error err))
+            (on-ok reply))
+    (:zxid reply) (assoc :zxid (:zxid reply))))
+
 (defn create-mode [mode]
   (case mode
     :persistent CreateMode/PERSISTENT
@@ -109,6 +127,12 @@
   k bounded by its op count) and positive, because check/ reads process -1 as the nemesis."
   1000000)
 
+(def sub-process-base
+  "Process numbers of the requests inside a composite op that are recorded as ops of their own
+  (the watch workload's; a fresh one each, as pipelined requests are open together): above the
+  setup client's, which only grow by its :info creates."
+  2000000)
+
 (defn- record-create!
   "One create of an empty persistent znode by the setup client, recorded as an ordinary
   invocation and completion (create2, so the completion has its zxid and Stat), so that the
@@ -118,22 +142,18 @@
         proc (:setup-process test)
         inv (record! {:type :invoke :process @proc :f :create :path path :session (:session conn)
                       :value {:data "" :mode :persistent} :setup? true})
-        done (fn [m] (record! (merge (dissoc inv :index :time) m)))]
-    (try
-      (let [st (Stat.)]
-        (.create ^ZooKeeper (:zk conn) path (byte-array 0) acl CreateMode/PERSISTENT st)
-        (done {:type :ok :value (assoc (:value inv) :created-path path)
-               :zxid (.getCzxid st) :stat (stat->map st)})
-        :ok)
-      (catch KeeperException e
-        (let [err (code->keyword (.code e))
-              t (error-type err false)]
-          (done {:type t :error err})
-          ;; Jepsen's rule: a process whose op may still happen is retired
-          (when (= :info t) (swap! proc inc))
-          (cond (= err :node-exists) :exists
-                (= :info t) :retry
-                :else (throw e)))))))
+        r (wire/create (:zk conn) (request-timeout-ms test) path (byte-array 0) acl CreateMode/PERSISTENT)
+        comp (reply->completion (dissoc inv :index :time) false r
+                                (fn [{:keys [created-path stat]}]
+                                  {:type :ok :value (assoc (:value inv) :created-path created-path)
+                                   :stat (stat->map stat)}))]
+    (record! (merge (dissoc inv :index :time) comp))
+    ;; Jepsen's rule: a process whose op may still happen is retired
+    (when (= :info (:type comp)) (swap! proc inc))
+    (cond (= :ok (:type comp)) :ok
+          (= :node-exists (:error comp)) :exists
+          (= :info (:type comp)) :retry
+          :else (throw (ex-info (str "setup: create " path " failed: " (name (:error comp))) {:error (:error comp)})))))
 
 (defn ensure-path!
   "Creates path and its parents (persistent, empty) if missing, every attempt recorded in the

@@ -11,6 +11,7 @@
             [zabkit.campaign.nemesis :as nemesis]
             [zabkit.campaign.checker :as checker]
             [zabkit.campaign.report :as report]
+            [zabkit.campaign.sut :as sut]
             [zabkit.campaign.workload.register :as register]
             [zabkit.campaign.workload.sequential :as sequential]
             [zabkit.campaign.workload.lock :as lock]
@@ -112,7 +113,7 @@
 ;; ---------------------------------------------------------------------------------------------
 
 (defn test-name [opts]
-  (str (name (:system opts)) "-" (name (:workload opts)) "-"
+  (str (sut/label opts) "-" (name (:workload opts)) "-"
        (if (str/blank? (:nemesis opts)) "none" (str/replace (:nemesis opts) "," "+"))
        "-n" (:nodes opts)))
 
@@ -127,9 +128,14 @@
             ;; containers carry ZooKeeper's jars in the image; elsewhere the runner's own are used
             ;; (ssh: the launcher shipped the runner's jars to each host's run directory)
             :server-classpath (case (:backend opts)
-                                :docker "/opt/zookeeper/lib/*"
+                                ;; a build of the user's own is seen at the same path: the
+                                ;; containers mount the checkout, and sut resolves under it
+                                :docker (if (seq (:server-jars-list opts))
+                                          (db/zookeeper-classpath opts)
+                                          "/opt/zookeeper/lib/*")
                                 :ssh (str ((requiring-resolve 'zabkit.campaign.ssh/run-dir) nodes-impl) "/lib/*")
                                 nil)
+            :sut (sut/description opts)
             :workload wl
             :client-proto (:client wl)
             :nemesis-faults (nemesis/parse-nemesis (:nemesis opts))
@@ -137,6 +143,7 @@
             :node-env (atom {})
             :active-fault (atom nil)
             :setup-process (atom c/setup-process-base)
+            :sub-process (atom c/sub-process-base)
             :value-counter (atom 0)})))
 
 (defn- start-thread [name f]

@@ -4,7 +4,8 @@
   plots copied next to it and the command that reproduces each row."
   (:require [clojure.edn :as edn]
             [clojure.java.io :as io]
-            [clojure.string :as str])
+            [clojure.string :as str]
+            [zabkit.campaign.sut :as sut])
   (:import (org.jfree.chart ChartFactory ChartUtils)
            (org.jfree.chart.plot PlotOrientation)
            (org.jfree.chart.renderer.category BarRenderer StandardBarPainter)
@@ -32,7 +33,10 @@
                (name (:system o)) (name (:workload o)) (:nemesis o) (:nodes o) (:time-limit o)
                (:nemesis-interval o 5)
                (let [r (:rate o)] (if (== r (Math/rint r)) (str (long r)) (str r))) (:concurrency o))
-       (when-not (= :netns (:backend o :netns)) (str " --backend " (name (:backend o))))))
+       (when-not (= :netns (:backend o :netns)) (str " --backend " (name (:backend o))))
+       ;; the ZooKeeper build under test, when not the pinned one (zabkit.campaign.sut)
+       (apply str (for [k [:zookeeper-version :server-jars :server-command] :when (get o k)]
+                    (str " --" (name k) " " (pr-str (get o k)))))))
 
 (defn- verdict
   "valid / INVALID / unknown, with the checkers that were not valid, so a red or unknown row says why."
@@ -54,7 +58,8 @@
   (let [r results
         wc (:workload-check r)
         av (get-in r [:availability :all])]
-    {:system (name (:system r)) :workload (name (:workload r)) :nemesis (:nemesis r) :nodes (:nodes r)
+    ;; another ZooKeeper build is a row of its own (zookeeper-3.8.4), never mixed with 3.9.4's
+    {:system (sut/label (merge opts (select-keys r [:system]))) :workload (name (:workload r)) :nemesis (:nemesis r) :nodes (:nodes r)
      :verdict (verdict r)
      :ops (get-in r [:stats :count])
      :ok (get-in r [:stats :ok-count])

@@ -50,12 +50,16 @@
                         {:type :setup}))))))
 
 (defn zookeeper-classpath
-  "Apache ZooKeeper's server classpath: the ZooKeeper, jute, netty, metrics, snappy and logging
-  jars that this runner already resolved from Maven Central."
-  []
-  (->> (str/split (System/getProperty "java.class.path") #":")
-       (filter #(re-find #"zookeeper|netty|slf4j|logback|metrics-core|snappy|commons-io|audience-annotations" %))
-       (str/join ":")))
+  "Apache ZooKeeper's server classpath on this machine: the build --zookeeper-version or
+  --server-jars picked (zabkit.campaign.sut), else the ZooKeeper, jute, netty, metrics, snappy
+  and logging jars that this runner already resolved from Maven Central (3.9.4)."
+  ([] (zookeeper-classpath nil))
+  ([opts]
+   (if-let [jars (seq (:server-jars-list opts))]
+     (str/join ":" jars)
+     (->> (str/split (System/getProperty "java.class.path") #":")
+          (filter #(re-find #"zookeeper|netty|slf4j|logback|metrics-core|snappy|commons-io|audience-annotations" %))
+          (str/join ":")))))
 
 (defn zoo-cfg
   "The one zoo.cfg both systems read."
@@ -105,11 +109,14 @@
   (let [dir (node-dir test node)
         cfg (on-node test node (io/file dir "zoo.cfg"))]
     (case (:system test)
-      :zookeeper ["java" "-Xmx256m" "-XX:+UseSerialGC"
-                  (str "-Dlogback.configurationFile=" (on-node test node (io/file dir "logback.xml")))
-                  "-Dzookeeper.admin.enableServer=false"
-                  "-cp" (or (:server-classpath test) (zookeeper-classpath))
-                  "org.apache.zookeeper.server.quorum.QuorumPeerMain" cfg]
+      :zookeeper (if (:server-command test)
+                   ;; the user's own start command (zabkit.campaign.sut): it must exec the server
+                   ((requiring-resolve 'zabkit.campaign.sut/command-argv) test cfg)
+                   ["java" "-Xmx256m" "-XX:+UseSerialGC"
+                    (str "-Dlogback.configurationFile=" (on-node test node (io/file dir "logback.xml")))
+                    "-Dzookeeper.admin.enableServer=false"
+                    "-cp" (or (:server-classpath test) (zookeeper-classpath test))
+                    "org.apache.zookeeper.server.quorum.QuorumPeerMain" cfg])
       ;; built by prepare-system! on the launcher's side; -ea stays on (bin/zabkit-server's default)
       :zabkit ["env" "ZABKIT_SKIP_BUILD=1" "ZABKIT_ASSERTIONS=1" "JAVA_OPTS=-Xmx256m -XX:+UseSerialGC"
                (.getPath (zabkit-server-bin)) cfg])))

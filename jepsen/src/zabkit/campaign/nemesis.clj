@@ -169,8 +169,12 @@
 
 ;; ---- the nemesis loop
 
-(defn- record! [test f value]
-  ((:record! test) {:type :info :process :nemesis :f f :value value}))
+(defn- record!
+  "A nemesis op: :f the shared fault name (NodeCrash, ...), :jepsen-f Jepsen's nemesis
+  convention (:start when a fault begins, :stop when it is healed)."
+  [test phase f value]
+  (assert (#{:start :stop} phase))
+  ((:record! test) {:type :info :process :nemesis :f f :jepsen-f phase :value value}))
 
 (defn run-fault!
   "Starts one fault, holds it for hold-ms (bounded by the deadline), stops it. Exceptions are
@@ -182,13 +186,13 @@
         base {:fault fault :fault-id fault-id}
         state (try (start-fault! test family target)
                    (catch Exception e {:error (.getMessage e)}))]
-    (record! test start-f (merge base state))
+    (record! test :start start-f (merge base state))
     (reset! (:active-fault test) fault)
     (Thread/sleep (long (max 0 (min hold-ms (- deadline-ms (System/currentTimeMillis))))))
     (let [stopped (try (stop-fault! test family state)
                        (catch Exception e (assoc state :error (.getMessage e))))]
       (reset! (:active-fault test) nil)
-      (record! test stop-f (merge base stopped)))))
+      (record! test :stop stop-f (merge base stopped)))))
 
 (defn nemesis-loop
   "Quiet for an interval, fault for an interval, and so on until the deadline, cycling through

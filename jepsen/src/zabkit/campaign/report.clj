@@ -9,6 +9,7 @@
             [zabkit.campaign.history :as h]
             [zabkit.campaign.util :as u]
             [zabkit.campaign.plot :as plot]
+            [zabkit.campaign.projection :as projection]
             [zabkit.campaign.timeline :as timeline]))
 
 (defn say [fmt & args]
@@ -59,11 +60,12 @@
       [""
        (str "== " (:name results) " ==")
        (str "store:     " store)
+       (str "build:     " (pr-str (:sut results)))
        (format "ops:       %d completed, %d ok   %s" (:count st) (:ok-count st)
                (str/join "  " (for [[f m] (:by-f st)]
                                 (format "%s %d/%d/%d" (name f) (:ok m) (:fail m) (:info m)))))
        "           (per :f: ok/fail/info)"
-       (str "workload:  " (pr-str (:valid? wc)) "  " (or (:checks wc) "")
+       (str "workload:  " (if (contains? wc :valid?) (pr-str (:valid? wc)) "n/a") "  " (or (:checks wc) "")
             (when (pos? (:error-count wc 0)) (str "  errors: " (:error-count wc))))
        (str "stats:     " (pr-str (:valid? st)) (when (seq (:never-ok st)) (str "  never ok: " (:never-ok st))))
        (str "logs:      " (pr-str (:valid? (:server-logs results)))
@@ -80,6 +82,12 @@
                           (when (seq (:failures z)) (str ", violated " (pr-str (:failures z))))
                           (when (seq (:excluded z)) (str ", not given to it " (pr-str (:excluded z))))
                           "  (" (:results z) ")")))))
+       (let [ps (get-in results [:zk-check :properties])]
+         (if (seq ps)
+           (str "           checked per property (ops, violations): "
+                (str/join ", " (for [[k v] ps] (format "%s %d/%d%s" (name k) (:count v 0) (:violations v 0)
+                                                       (if (true? (:valid? v)) "" (str " " (pr-str (:valid? v))))))))
+           ""))
        "availability, seconds from fault start until each client's next ok (reads / writes):"]
       (for [[f g] (:by-fault av)]
         (str (format "  %-18s x%-2d read  %s" (name f) (:faults g) (fmt-dist (:read-after-start g)))
@@ -89,6 +97,17 @@
       [(str "VERDICT:   " (case (:valid? results) true "VALID" false "INVALID" "UNKNOWN"))
        ""]))))
 
+(defn- write-edn-vector!
+  "One EDN vector, one op per line (Jepsen's history.edn layout: read whole or line by line)."
+  [file ops]
+  (binding [*print-namespace-maps* false *print-length* nil *print-level* nil]
+    (with-open [w (io/writer file)]
+      (.write w "[")
+      (doseq [[i op] (map-indexed vector ops)]
+        (when (pos? i) (.write w "\n "))
+        (.write w (pr-str op)))
+      (.write w "]\n"))))
+
 (defn write-store!
   "results.edn, timeline.html and the plots, next to history.edn."
   [test history results]
@@ -96,6 +115,9 @@
         safe-results results]
     (with-open [w (io/writer (io/file store "results.edn"))]
       (binding [*out* w *print-namespace-maps* false] (pp/pprint safe-results)))
+    (try (when-let [ops (projection/project (:workload-name test) history (h/pairs history))]
+           (write-edn-vector! (io/file store "jepsen-history.edn") ops))
+         (catch Exception e (say "jepsen-history.edn failed: %s" e)))
     (try (timeline/write! (io/file store "timeline.html") test history)
          (catch Exception e (say "timeline.html failed: %s" e)))
     (try (plot/write-plots! store test history)

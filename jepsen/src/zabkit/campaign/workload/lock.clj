@@ -7,8 +7,9 @@
   release's invocation and the disconnect the holder saw; holds of different acquisitions must not
   overlap (one clock: all clients run in this JVM)."
   (:require [clojure.string :as str]
-            [zabkit.campaign.client :as c])
-  (:import (org.apache.zookeeper ZooKeeper Watcher KeeperException)
+            [zabkit.campaign.client :as c]
+            [zabkit.campaign.wire :as wire])
+  (:import (org.apache.zookeeper ZooKeeper Watcher)
            (java.util.concurrent CountDownLatch TimeUnit)))
 
 (def root "/lock")
@@ -23,46 +24,52 @@
       (assoc this :conn conn :held held :lost-at-ns lost)))
   (setup! [_ test] (c/ensure-path! test conn root))
   (invoke! [_ test op]
-    (let [^ZooKeeper zk (:zk conn)
-          op (assoc op :session (:session conn))]
+    (let [zk (:zk conn)
+          t (c/request-timeout-ms test)
+          op (assoc op :session (:session conn))
+          failed (fn [op r] (c/reply->completion op false r identity))]
       (case (:f op)
+        ;; :zxid of a composite op: the reply that decided it (the list that showed this child
+        ;; lowest; the delete of a release), a real reply zxid like every completion's
         :acquire
         (let [deadline (+ (System/currentTimeMillis) (:acquire-timeout-ms test 5000))
-              mine (try (.create zk (str root "/l-") (byte-array 0) c/acl
-                                 (c/create-mode :ephemeral-sequential))
-                        (catch KeeperException e e))]
-          (if (instance? KeeperException mine)
-            (let [err (c/code->keyword (.code ^KeeperException mine))]
-              ;; an unknown create may have left a child that would block everyone: new session
-              (assoc op :type (c/error-type err false) :error err :reopen? true))
-            (c/with-errors (assoc op :value {:path mine} :reopen? true) false
+              cr (wire/create zk t (str root "/l-") (byte-array 0) c/acl (c/create-mode :ephemeral-sequential))
+              mine (:created-path cr)]
+          (if (:code cr)
+            ;; an unknown create may have left a child that would block everyone: new session
+            (failed (assoc op :reopen? true) cr)
+            (let [op (assoc op :value {:path mine} :reopen? true)]
               (loop [i 0]
-                (let [kids (sort (.getChildren zk ^String root false))
+                (let [kr (wire/get-children zk t root)
                       me (last (str/split mine #"/"))
-                      before (last (take-while #(neg? (compare % me)) kids))]
+                      before (last (take-while #(neg? (compare % me)) (sort (:children kr))))]
                   (cond
+                    (:code kr) (failed op kr)
+
                     (nil? before)
                     (do (reset! lost-at-ns nil) (reset! held mine)
-                        (assoc op :type :ok :value {:path mine}))
+                        (assoc op :type :ok :value {:path mine} :zxid (:zxid kr) :reopen? false))
 
                     (or (> i 1000) (> (System/currentTimeMillis) deadline))
-                    (do (try (.delete zk ^String mine -1) (catch Exception _))
-                        (assoc op :type :fail :error :timeout :value {:path mine} :reopen? true))
+                    (do (wire/delete zk t mine -1)
+                        (assoc op :type :fail :error :timeout :value {:path mine} :zxid (:zxid kr)))
 
                     :else
                     (let [latch (CountDownLatch. 1)
-                          w (reify Watcher (process [_ _] (.countDown latch)))]
-                      (when (.exists zk (str root "/" before) w)
-                        (.await latch (max 1 (- deadline (System/currentTimeMillis))) TimeUnit/MILLISECONDS))
-                      (recur (inc i)))))))))
+                          w (reify Watcher (process [_ _] (.countDown latch)))
+                          er (wire/exists zk t (str root "/" before) :watcher w)]
+                      (if (:code er)
+                        (failed op er)
+                        (do (when (:stat er)
+                              (.await latch (max 1 (- deadline (System/currentTimeMillis))) TimeUnit/MILLISECONDS))
+                            (recur (inc i)))))))))))
         :release
         (let [mine @held
               lost @lost-at-ns
               op (assoc op :value (cond-> {:path mine} lost (assoc :lost-at lost)))]
           (reset! held nil)
-          (c/with-errors (assoc op :reopen? true) false
-            (.delete zk ^String mine -1)
-            (cond-> (assoc op :type :ok) (not lost) (dissoc :reopen?)))))))
+          (c/reply->completion (assoc op :reopen? true) false (wire/delete zk t mine -1)
+                               (fn [_] (cond-> (assoc op :type :ok) lost (assoc :reopen? true))))))))
   (teardown! [_ _])
   (close! [_ _] (when-let [^ZooKeeper zk (:zk conn)] (.close zk 2000))))
 
