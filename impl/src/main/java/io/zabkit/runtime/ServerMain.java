@@ -34,6 +34,8 @@ import java.util.concurrent.TimeoutException;
 public final class ServerMain {
     /** Log and snapshot files go in this subdirectory, versioned: they are not ZooKeeper's format. */
     static final String STORAGE_DIR = "zabkit-v1";
+    /** The operator's explicit choice to drop a damaged last log record (see Storage.Options). */
+    static final String DISCARD_CORRUPT_LOG_TAIL = "--discard-corrupt-log-tail";
     /** A signal's stop waits this long for queued disk writes before giving up (exit 1). */
     static final long STOP_TIMEOUT_S = 60;
 
@@ -46,14 +48,21 @@ public final class ServerMain {
             Logging.error("fatal: " + e + " in thread " + thread.getName() + "; exiting", e);
             Runtime.getRuntime().halt(1);
         });
-        if (args.length != 1 || args[0].startsWith("-")) {
-            System.err.println("usage: zabkit-server CONFIG    (a zoo.cfg; see conf/zoo-standalone.cfg)");
+        boolean discard = args.length == 2 && args[0].equals(DISCARD_CORRUPT_LOG_TAIL);
+        if (args.length != (discard ? 2 : 1) || args[args.length - 1].startsWith("-")) {
+            System.err.println("usage: zabkit-server [" + DISCARD_CORRUPT_LOG_TAIL + "] CONFIG    (a zoo.cfg; see"
+                    + " conf/zoo-standalone.cfg)\n  " + DISCARD_CORRUPT_LOG_TAIL + ": drop a whole last log record"
+                    + " that fails its checksum instead of refusing to start (the write it held is lost)");
             System.exit(2);
         }
-        System.exit(run(Path.of(args[0])));
+        System.exit(run(Path.of(args[args.length - 1]), discard));
     }
 
     static int run(Path configFile) {
+        return run(configFile, false);
+    }
+
+    static int run(Path configFile, boolean discardCorruptLogTail) {
         ServerConfig config;
         try {
             config = ConfigReader.read(configFile, 0); // the session secret comes from dataDir, below
@@ -80,18 +89,18 @@ public final class ServerMain {
             return 2;
         }
         try (DataDirLock lock = DataDirLock.acquire(config.dataLogDir())) {
-            return serve(config);
+            return serve(config, discardCorruptLogTail);
         } catch (IOException e) {
             Logging.error(e.getMessage());
             return 3;
         }
     }
 
-    private static int serve(ServerConfig config) {
+    private static int serve(ServerConfig config, boolean discardCorruptLogTail) {
         Storage storage;
         RecoveredState recovered;
         try {
-            storage = openStorage(config);
+            storage = openStorage(config, discardCorruptLogTail);
             long startNs = System.nanoTime();
             recovered = storage.recover();
             Logging.info("recovered " + (recovered.snapshot() == null ? "no snapshot" : "snapshot "
@@ -226,12 +235,12 @@ public final class ServerMain {
         }
     }
 
-    private static Storage openStorage(ServerConfig config) throws IOException {
+    private static Storage openStorage(ServerConfig config, boolean discardCorruptLogTail) throws IOException {
         Disk snapshots = new FileDisk(config.dataDir().resolve(STORAGE_DIR));
         Disk logs = config.dataLogDir().equals(config.dataDir()) ? snapshots
                 : new FileDisk(config.dataLogDir().resolve(STORAGE_DIR));
         Storage.Options options = new Storage.Options(config.core().forceSync(), config.snapRetainCount(),
-                config.core().maxBufferBytes());
+                config.core().maxBufferBytes(), discardCorruptLogTail);
         return new Storage(logs, snapshots, options, Logging::warn);
     }
 
