@@ -18,7 +18,8 @@ import java.util.TreeMap;
 /**
  * Reads a standard zoo.cfg plus dataDir/myid into a {@link ServerConfig}. Defaults follow ZooKeeper.
  * Settings of ZooKeeper that zabkit does not implement are ignored with a warning, so an existing
- * zoo.cfg works unchanged; a malformed value of a setting zabkit uses stops the server.
+ * zoo.cfg works unchanged, except those that bear on security ({@link SecurityKeys}), which stop the
+ * server; so does a malformed value of a setting zabkit uses.
  */
 public final class ConfigReader {
     static final int DEFAULT_TICK_TIME_MS = 3000;
@@ -67,6 +68,7 @@ public final class ConfigReader {
     }
 
     static ServerConfig fromCfg(CfgFile cfg, long sessionSecret) throws ConfigException {
+        SecurityKeys.refuseUnimplemented(cfg);
         List<String> warnings = new ArrayList<>();
         Map<Long, ServerAddress> servers = new TreeMap<>();
         for (CfgFile.Entry e : cfg.all()) {
