@@ -298,7 +298,7 @@ final class PeerLinks implements AutoCloseable {
             channel = SocketChannel.open();
             channel.configureBlocking(false);
             channel.socket().setTcpNoDelay(true);
-            bindSource(channel);
+            bindSource(channel, p.address);
             boolean connected = channel.connect(p.address);
             SelectionKey key = channel.register(selector, connected ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT);
             PeerLink link = new PeerLink(channel, key, p.id, PeerLink.State.CONNECTING, nowMs);
@@ -318,9 +318,10 @@ final class PeerLinks implements AutoCloseable {
      * that is not local (NAT, a container's published name) cannot be bound: the OS picks the source,
      * and the peer accepts the link only if that is the address its config gives for us.
      */
-    private void bindSource(SocketChannel channel) {
-        if (myAddress == null) {
-            return;
+    private void bindSource(SocketChannel channel, InetSocketAddress peer) {
+        if (myAddress == null || peer.isUnresolved()
+                || myAddress.isLoopbackAddress() != peer.getAddress().isLoopbackAddress()) {
+            return; // a loopback source cannot reach another host (a hostname on 127.0.1.1, say)
         }
         try {
             channel.bind(new InetSocketAddress(myAddress, 0));
