@@ -292,4 +292,18 @@ class ConfigReaderTest {
                 "DigestAuthenticationProvider.digestAlg=SHA1");
         assertEquals(new InetSocketAddress(2181), c.clientAddress());
     }
+
+    @Test
+    void clientBoundsHaveZooKeeperNamesAndDefaults() throws Exception {
+        ServerConfig defaults = read(dataDirLine(), "clientPort=2181");
+        assertEquals(1000, defaults.globalOutstandingLimit());
+        assertEquals(10_000, defaults.handshakeTimeoutMs());
+        assertTrue(defaults.warnings().isEmpty(), defaults.warnings().toString());
+        ServerConfig set = read(dataDirLine(), "clientPort=2181", "globalOutstandingLimit=50",
+                "nio.sessionlessCnxnTimeout=2500");
+        assertEquals(50, set.globalOutstandingLimit());
+        assertEquals(2500, set.handshakeTimeoutMs());
+        assertTrue(set.warnings().isEmpty(), set.warnings().toString());
+        assertTrue(error(dataDirLine(), "clientPort=2181", "globalOutstandingLimit=0").contains("globalOutstandingLimit"));
+    }
 }
