@@ -75,7 +75,9 @@ abstract class HardeningContract {
             }
             assertArrayEquals(big, zk.getData("/big", false, null));
             long elapsedMs = (System.nanoTime() - startNs) / 1_000_000;
-            assertTrue(elapsedMs < 5_000, "20 creates and reads of another session took " + elapsedMs + " ms");
+            // generous for a loaded CI machine: a server that built every reply stalls (or dies) instead
+            assertTrue(elapsedMs < TimeUnit.SECONDS.toMillis(Clients.WAIT_S), "20 creates and reads of another"
+                    + " session took " + elapsedMs + " ms");
         } finally {
             zk.close();
         }
