@@ -18,7 +18,8 @@ import java.util.TreeMap;
 /**
  * Reads a standard zoo.cfg plus dataDir/myid into a {@link ServerConfig}. Defaults follow ZooKeeper.
  * Settings of ZooKeeper that zabkit does not implement are ignored with a warning, so an existing
- * zoo.cfg works unchanged; a malformed value of a setting zabkit uses stops the server.
+ * zoo.cfg works unchanged, except those that bear on security ({@link SecurityKeys}), which stop the
+ * server; so does a malformed value of a setting zabkit uses.
  */
 public final class ConfigReader {
     static final int DEFAULT_TICK_TIME_MS = 3000;
@@ -31,12 +32,18 @@ public final class ConfigReader {
     static final double DEFAULT_COIN_TOSS_PROBABILITY = 0.5;
     /** zabkit only, ensembles: the secret session passwords derive from (a long, decimal or 0x hex). */
     static final String SESSION_SECRET = "zabkit.sessionSecret";
+    /** ZooKeeper's names (zoo.cfg keys; zookeeper.-prefixed system properties in ZooKeeper) and defaults. */
+    static final String GLOBAL_OUTSTANDING_LIMIT = "globalOutstandingLimit";
+    static final int DEFAULT_GLOBAL_OUTSTANDING_LIMIT = 1000;
+    static final String HANDSHAKE_TIMEOUT = "nio.sessionlessCnxnTimeout";
+    static final int DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
 
     private static final Set<String> USED = Set.of("dataDir", "dataLogDir", "clientPort", "clientPortAddress",
             "tickTime", "initLimit", "syncLimit", "minSessionTimeout", "maxSessionTimeout", "maxClientCnxns",
             "forceSync", "snapCount", "jute.maxbuffer", "4lw.commands.whitelist", "autopurge.snapRetainCount",
-            "autopurge.purgeInterval", "electionFinalizeWait", BROADCAST, COIN_TOSS_PROBABILITY, SESSION_SECRET);
-    private static final Set<String> ZOOKEEPER_UNUSED = Set.of("globalOutstandingLimit", "preAllocSize",
+            "autopurge.purgeInterval", "electionFinalizeWait", BROADCAST, COIN_TOSS_PROBABILITY, SESSION_SECRET,
+            GLOBAL_OUTSTANDING_LIMIT, HANDSHAKE_TIMEOUT);
+    private static final Set<String> ZOOKEEPER_UNUSED = Set.of("preAllocSize",
             "snapSizeLimitInKb", "txnLogSizeLimitInKb", "standaloneEnabled", "reconfigEnabled", "dynamicConfigFile",
             "leaderServes", "cnxTimeout", "quorumListenOnAllIPs", "secureClientPort", "secureClientPortAddress",
             "localSessionsEnabled", "localSessionsUpgradingEnabled", "clientPortListenBacklog", "maxCnxns",
@@ -61,6 +68,7 @@ public final class ConfigReader {
     }
 
     static ServerConfig fromCfg(CfgFile cfg, long sessionSecret) throws ConfigException {
+        SecurityKeys.refuseUnimplemented(cfg);
         List<String> warnings = new ArrayList<>();
         Map<Long, ServerAddress> servers = new TreeMap<>();
         for (CfgFile.Entry e : cfg.all()) {
@@ -94,6 +102,9 @@ public final class ConfigReader {
         }
         int purgeIntervalHours = intOr(cfg, "autopurge.purgeInterval", 0, 1_000_000, 0);
         int finalizeWaitMs = intOr(cfg, "electionFinalizeWait", 0, 3_600_000, DEFAULT_ELECTION_FINALIZE_WAIT_MS);
+        int outstandingLimit = intOr(cfg, GLOBAL_OUTSTANDING_LIMIT, 1, Integer.MAX_VALUE,
+                DEFAULT_GLOBAL_OUTSTANDING_LIMIT);
+        int handshakeTimeoutMs = intOr(cfg, HANDSHAKE_TIMEOUT, 1, Integer.MAX_VALUE, DEFAULT_HANDSHAKE_TIMEOUT_MS);
         InetSocketAddress client = clientAddress(cfg, servers.get(myid));
         boolean ensemble = servers.size() > 1;
         long secret = ensemble ? ensembleSessionSecret(cfg, servers) : sessionSecret;
@@ -109,7 +120,7 @@ public final class ConfigReader {
             core = core.withZab(zabConfig(cfg, myid, servers, initLimit, syncLimit, finalizeWaitMs));
         }
         return new ServerConfig(core, dataDir, dataLogDir, client, initLimit, syncLimit, snapRetainCount,
-                purgeIntervalHours, finalizeWaitMs, servers, warnings);
+                purgeIntervalHours, finalizeWaitMs, outstandingLimit, handshakeTimeoutMs, servers, warnings);
     }
 
     private static CoreConfig coreConfig(CfgFile cfg, long myid, int tickTimeMs, long sessionSecret,

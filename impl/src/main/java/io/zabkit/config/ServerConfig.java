@@ -18,12 +18,17 @@ import java.util.Map;
  * @param snapRetainCount        snapshots kept by purging (at least 3)
  * @param purgeIntervalHours     zoo.cfg autopurge.purgeInterval; zabkit purges after every snapshot instead
  * @param electionFinalizeWaitMs zabkit: how long election waits for more votes once it has a quorum
+ * @param globalOutstandingLimit client requests in the server not yet answered, over all connections
+ *                               (ZooKeeper's globalOutstandingLimit, default 1000)
+ * @param handshakeTimeoutMs     a connection without a ConnectRequest this long is closed (ZooKeeper's
+ *                               nio.sessionlessCnxnTimeout, default 10000)
  * @param servers                the server.N lines by id; empty for a standalone server
  * @param warnings               settings that were ignored, for the startup log
  */
 public record ServerConfig(CoreConfig core, Path dataDir, Path dataLogDir, InetSocketAddress clientAddress,
                            int initLimitTicks, int syncLimitTicks, int snapRetainCount, int purgeIntervalHours,
-                           int electionFinalizeWaitMs, Map<Long, ServerAddress> servers, List<String> warnings) {
+                           int electionFinalizeWaitMs, int globalOutstandingLimit, int handshakeTimeoutMs,
+                           Map<Long, ServerAddress> servers, List<String> warnings) {
     public ServerConfig {
         servers = Map.copyOf(servers);
         warnings = List.copyOf(warnings);

@@ -539,7 +539,8 @@ public final class ServerCore implements Replica, Effects {
     private void deliverWatches(List<Watches.Fired> fired) {
         for (Watches.Fired f : fired) {
             Connection c = connections.get(f.watcher());
-            if (c != null && c.phase != Connection.Phase.CLOSED) {
+            if (c != null && c.phase != Connection.Phase.CLOSED
+                    && (f.acl() == null || io.zabkit.tree.Acls.permits(f.acl(), io.zabkit.tree.Acls.READ, c.authIds))) {
                 send(c, Replies.notification(f.type(), f.path(), f.zxid()));
                 stats.notificationsSent++;
             }

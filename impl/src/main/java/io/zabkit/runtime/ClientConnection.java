@@ -6,9 +6,11 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
 /**
- * One client socket on the loop thread: the bytes waiting to be written, in order, and whether the
- * core asked to close it once they are out. A client that does not read its replies gets no more
- * reads until its backlog drains (backpressure), and is cut off if the backlog grows past a bound.
+ * One client socket on the loop thread: the requests not yet handed to the core ({@link RequestGate}),
+ * the bytes waiting to be written, in order, and whether the core asked to close it once they are out.
+ * A client that does not read its replies gets no more requests handed to the core, and no more reads,
+ * until its backlog drains (backpressure); it is cut off if the backlog grows past a bound anyway
+ * (watch notifications, which no request of its own paces).
  */
 final class ClientConnection {
     /** Stop reading a client with this much unwritten output... */
@@ -22,15 +24,20 @@ final class ClientConnection {
     final SocketChannel channel;
     final SelectionKey key;
     final String remoteAddress;
+    final long acceptedAtMs;
+    final RequestGate gate;
     private final OutputQueue output = new OutputQueue();
     private boolean closeAfterFlush;
     private boolean throttled;
 
-    ClientConnection(long id, SocketChannel channel, SelectionKey key, String remoteAddress) {
+    ClientConnection(long id, SocketChannel channel, SelectionKey key, String remoteAddress, long acceptedAtMs,
+                     int maxPacketBytes) {
         this.id = id;
         this.channel = channel;
         this.key = key;
         this.remoteAddress = remoteAddress;
+        this.acceptedAtMs = acceptedAtMs;
+        this.gate = new RequestGate(maxPacketBytes);
     }
 
     void enqueue(byte[] bytes) {
@@ -56,15 +63,33 @@ final class ClientConnection {
         return output.flushTo(channel) && closeAfterFlush;
     }
 
+    /**
+     * Whether the core may be handed this connection's next request now: its unsent replies are under
+     * the high-water mark (checked before the reply is built, so one request at most overshoots it),
+     * its outstanding requests under {@code outstandingMax}, and, while the server as a whole is over
+     * its outstanding limit, only a connection with none outstanding (ZooKeeper's rule) goes on.
+     */
+    boolean mayTakeRequest(boolean serverAcceptsRequests, int outstandingMax, boolean serverOverOutstanding) {
+        updateThrottle();
+        int outstanding = gate.outstanding();
+        return serverAcceptsRequests && !throttled && !closeAfterFlush && outstanding < outstandingMax
+                && !(serverOverOutstanding && outstanding > 0);
+    }
+
     /** Interest ops for the selector, given whether the server as a whole takes more requests. */
     int interestOps(boolean serverAcceptsRequests) {
+        updateThrottle();
+        // read only to complete a request: whole ones not yet handed wait in the gate, not in memory twice
+        boolean read = serverAcceptsRequests && !throttled && !closeAfterFlush && gate.nextChunkBytes() == 0;
+        return (read ? SelectionKey.OP_READ : 0) | (output.isEmpty() ? 0 : SelectionKey.OP_WRITE);
+    }
+
+    private void updateThrottle() {
         if (throttled && output.bytes() < OUTPUT_LOW_WATER_BYTES) {
             throttled = false;
         } else if (!throttled && output.bytes() > OUTPUT_HIGH_WATER_BYTES) {
             throttled = true;
         }
-        boolean read = serverAcceptsRequests && !throttled && !closeAfterFlush;
-        return (read ? SelectionKey.OP_READ : 0) | (output.isEmpty() ? 0 : SelectionKey.OP_WRITE);
     }
 
     long outputBytes() {

@@ -121,7 +121,7 @@ final class DiskWriter implements Runnable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (Exception | AssertionError e) {
+        } catch (Throwable e) { // an OutOfMemoryError too: the loop must hear of it and stop
             failed = true;
             events.accept(new DiskEvent.Failed(e));
         }
@@ -163,7 +163,7 @@ final class DiskWriter implements Runnable {
                 storage.writeEpochs(p.epochs().acceptedEpoch(), p.epochs().currentEpoch());
             }
             p.done().complete(null);
-        } catch (Exception | AssertionError e) {
+        } catch (Throwable e) { // an OutOfMemoryError too: the loop must hear of it and stop
             p.done().completeExceptionally(e);
             throw e;
         }

@@ -49,6 +49,31 @@ final class EventLoop implements Runnable {
     record Peers(long myId, Map<Long, InetSocketAddress> quorumAddresses, ServerSocketChannel quorumListener,
                  int maxBufferBytes) {}
 
+    /**
+     * Bounds on what clients can make the server hold.
+     *
+     * @param globalOutstandingLimit requests handed to the core and not yet answered, over every
+     *                               connection (ZooKeeper's globalOutstandingLimit, default 1000); also
+     *                               bounds each connection's own
+     * @param handshakeTimeoutMs     a connection that has not sent its ConnectRequest (or a four-letter
+     *                               word) this long after it was accepted is closed (ZooKeeper's
+     *                               nio.sessionlessCnxnTimeout, default 10000)
+     * @param maxPacketBytes         jute.maxbuffer: the largest request packet
+     */
+    record ClientLimits(int globalOutstandingLimit, int handshakeTimeoutMs, int maxPacketBytes) {
+        static final int DEFAULT_GLOBAL_OUTSTANDING_LIMIT = 1000;
+        static final int DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
+        static final ClientLimits DEFAULT = new ClientLimits(DEFAULT_GLOBAL_OUTSTANDING_LIMIT,
+                DEFAULT_HANDSHAKE_TIMEOUT_MS, io.zabkit.core.CoreConfig.DEFAULT_MAX_BUFFER);
+
+        ClientLimits {
+            if (globalOutstandingLimit < 1 || handshakeTimeoutMs < 1 || maxPacketBytes < 1) {
+                throw new IllegalArgumentException("client limits must be positive: " + globalOutstandingLimit
+                        + ", " + handshakeTimeoutMs + ", " + maxPacketBytes);
+            }
+        }
+    }
+
     private final Core core;
     /** Null for a standalone server. */
     private final PeerLinks peerLinks;
@@ -59,8 +84,15 @@ final class EventLoop implements Runnable {
     private final Thread diskThread;
     private final int tickIntervalMs;
     private final LongSupplier clockMs;
+    private final ClientLimits limits;
     private final Map<Long, ClientConnection> connections = new HashMap<>();
     private final Set<ClientConnection> dirty = new LinkedHashSet<>();
+    /** Connections with bytes the core has not been handed (waiting on a bound, or a partial packet). */
+    private final Set<ClientConnection> backlogged = new LinkedHashSet<>();
+    /** Connections without a handshake yet, in accept order (so by deadline). */
+    private final Map<Long, ClientConnection> handshaking = new java.util.LinkedHashMap<>();
+    /** Invariant: the sum of gate.outstanding() over connections. */
+    private long outstandingTotal;
     private final ConcurrentLinkedQueue<DiskEvent> diskEvents = new ConcurrentLinkedQueue<>();
     private final ByteBuffer readBuffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -79,7 +111,13 @@ final class EventLoop implements Runnable {
 
     EventLoop(Core core, ServerSocketChannel listener, Storage storage, int tickTimeMs, LongSupplier clockMs,
               Peers peers) throws IOException {
+        this(core, listener, storage, tickTimeMs, clockMs, peers, ClientLimits.DEFAULT);
+    }
+
+    EventLoop(Core core, ServerSocketChannel listener, Storage storage, int tickTimeMs, LongSupplier clockMs,
+              Peers peers, ClientLimits limits) throws IOException {
         this.core = core;
+        this.limits = limits;
         this.listener = listener;
         this.selector = Selector.open();
         this.disk = new DiskWriter(storage, this::post);
@@ -109,6 +147,11 @@ final class EventLoop implements Runnable {
         selector.wakeup();
     }
 
+    /** Whether the loop has stopped (on request or by a failure). */
+    boolean isStopped() {
+        return stopped.getCount() == 0;
+    }
+
     /** Waits until the loop has stopped and the disk is flushed; returns the failure that stopped it, if any. */
     Throwable awaitStopped() throws InterruptedException {
         stopped.await();
@@ -120,26 +163,33 @@ final class EventLoop implements Runnable {
         diskThread.start();
         try {
             long nextTickMs = clockMs.getAsLong();
+            boolean feedable = false;
             while (!stopRequested && failure == null) {
                 long waitMs = Math.max(1, nextTickMs - clockMs.getAsLong());
-                selector.select(waitMs);
+                if (feedable) {
+                    selector.selectNow(); // requests wait that the last pass's writes unblocked
+                } else {
+                    selector.select(waitMs);
+                }
                 long now = clockMs.getAsLong();
                 core.tick(now);
                 if (now >= nextTickMs) {
                     nextTickMs = now + tickIntervalMs;
+                    expireHandshakes(now);
                 }
-                pass();
+                feedable = pass();
             }
         } catch (UncheckedIOException e) {
             failure = e.getCause();
-        } catch (IOException | RuntimeException | AssertionError e) {
+        } catch (Throwable e) { // an OutOfMemoryError too: the server must exit non-zero, never "cleanly"
             failure = e;
         } finally {
             shutDown();
         }
     }
 
-    private void pass() throws IOException {
+    /** One pass; returns whether a backlogged connection may be fed at once (no need to wait). */
+    private boolean pass() throws IOException {
         for (DiskEvent e; (e = diskEvents.poll()) != null; ) {
             handleDiskEvent(e);
         }
@@ -171,10 +221,19 @@ final class EventLoop implements Runnable {
         }
         drainReady();
         flushDirty();
+        feedBacklogged();
+        flushDirty();
         if (peerLinks != null) {
             peerLinks.flush();
         }
         updateBackpressure();
+        assert outstandingTotal >= 0 : "outstanding requests below zero: " + outstandingTotal;
+        for (ClientConnection conn : backlogged) {
+            if (conn.gate.nextChunkBytes() > 0 && mayTakeRequest(conn)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void handleDiskEvent(DiskEvent e) {
@@ -199,9 +258,11 @@ final class EventLoop implements Runnable {
             long id = nextConnId++;
             String remote = String.valueOf(channel.getRemoteAddress());
             SelectionKey key = channel.register(selector, acceptingRequests ? SelectionKey.OP_READ : 0);
-            ClientConnection conn = new ClientConnection(id, channel, key, remote);
+            ClientConnection conn = new ClientConnection(id, channel, key, remote, clockMs.getAsLong(),
+                    limits.maxPacketBytes());
             key.attach(conn);
             connections.put(id, conn);
+            handshaking.put(id, conn);
             core.connect(id, remote);
         }
     }
@@ -217,7 +278,64 @@ final class EventLoop implements Runnable {
         if (n < 0) {
             close(conn);
         } else if (n > 0) {
-            core.receive(conn.id, readBuffer.array(), 0, n);
+            conn.gate.add(readBuffer.array(), 0, n);
+            feed(conn);
+        }
+    }
+
+    private boolean mayTakeRequest(ClientConnection conn) {
+        return conn.mayTakeRequest(acceptingRequests, limits.globalOutstandingLimit(),
+                outstandingTotal >= limits.globalOutstandingLimit());
+    }
+
+    /**
+     * Hands the core the connection's waiting requests one at a time, carrying out what each makes
+     * before the next, so the bounds are checked against the replies already built: a client that
+     * pipelines requests for a large znode and never reads gets about one reply past the high-water
+     * mark, and the rest of its requests wait (in its socket, once the gate's bytes are handed).
+     */
+    private void feed(ClientConnection conn) {
+        dirty.add(conn); // interest ops follow the gate
+        for (int chunk; (chunk = conn.gate.nextChunkBytes()) > 0 && mayTakeRequest(conn); ) {
+            int before = conn.gate.outstanding();
+            core.receive(conn.id, conn.gate.array(), conn.gate.chunkOffset(), chunk);
+            conn.gate.handed(chunk);
+            outstandingTotal += conn.gate.outstanding() - before;
+            drainReady();
+            if (!connections.containsKey(conn.id)) {
+                return; // the core closed it (or the socket broke while sending)
+            }
+        }
+        if (conn.gate.buffered() > 0) {
+            backlogged.add(conn);
+        } else {
+            backlogged.remove(conn);
+        }
+    }
+
+    private void feedBacklogged() {
+        for (ClientConnection conn : new ArrayList<>(backlogged)) {
+            if (connections.containsKey(conn.id) && conn.gate.nextChunkBytes() > 0 && mayTakeRequest(conn)) {
+                feed(conn);
+            }
+        }
+    }
+
+    /** Closes connections that have not sent a ConnectRequest within the handshake timeout. */
+    private void expireHandshakes(long nowMs) {
+        Iterator<ClientConnection> it = handshaking.values().iterator();
+        while (it.hasNext()) {
+            ClientConnection conn = it.next();
+            if (conn.gate.handshakeHanded()) {
+                it.remove();
+            } else if (nowMs - conn.acceptedAtMs >= limits.handshakeTimeoutMs()) {
+                LOG.log(System.Logger.Level.INFO, "closing connection {0} from {1}: no ConnectRequest in {2} ms",
+                        conn.id, conn.remoteAddress, limits.handshakeTimeoutMs());
+                it.remove();
+                close(conn);
+            } else {
+                return; // accept order is deadline order
+            }
         }
     }
 
@@ -261,6 +379,7 @@ final class EventLoop implements Runnable {
             ClientConnection conn = connections.get(out.connId());
             if (conn != null) { // else the client went away; its replies have nowhere to go
                 conn.enqueue(out.bytes());
+                outstandingTotal -= conn.gate.replied(out.bytes());
                 dirty.add(conn);
             }
         }
@@ -356,6 +475,9 @@ final class EventLoop implements Runnable {
             return;
         }
         dirty.remove(conn);
+        backlogged.remove(conn);
+        handshaking.remove(conn.id);
+        outstandingTotal -= conn.gate.outstanding();
         conn.key.cancel();
         try {
             conn.channel.close();

@@ -73,6 +73,11 @@ final class PeerLink {
         return n >= 0;
     }
 
+    /** The size of the input buffer (for tests: it grows with the bytes received, not the announced length). */
+    int inputCapacity() {
+        return input.capacity();
+    }
+
     /** The handshake's peer id once its bytes are in; -1 while they are not. */
     long takeHandshake(int expectedVersion) throws IOException {
         if (input.position() < HANDSHAKE_BYTES) {
@@ -107,8 +112,10 @@ final class PeerLink {
                 throw new IOException("peer frame length " + length + " outside 1.." + limit);
             }
             if (input.remaining() < 4 + length) {
-                if (input.capacity() < 4 + length) {
-                    ByteBuffer bigger = ByteBuffer.allocate(4 + length);
+                if (input.capacity() < 4 + length && input.remaining() == input.capacity()) {
+                    // Grow only as the bytes arrive (at most double what is in), never to the announced
+                    // length at once: a peer announcing 256 MB and sending nothing costs nothing.
+                    ByteBuffer bigger = ByteBuffer.allocate((int) Math.min(4L + length, 2L * input.capacity()));
                     bigger.put(input);
                     input = bigger;
                     return frames; // already compacted into the new buffer

@@ -34,6 +34,12 @@ import java.util.TreeMap;
  *       link from a peer that still has an open one closes the old one, and the old one's disconnect is
  *       reported before any frame of the new one is read.</li>
  *   <li><b>Reset.</b> {@link #reset} closes the link and reports nothing: the core asked for it.</li>
+ *   <li><b>The source address is checked.</b> A link that says "I am server N" is accepted only from the
+ *       IP address of N's server line, and a server connects from the IP address of its own line (when
+ *       that address is local and not the wildcard), so a stray or impersonating connection from
+ *       elsewhere never displaces the real link to N (the 2026 finding: a claimed id alone replaced
+ *       it, evicting server 1 a hundred times in 20 s). Frames are read as their bytes arrive, never
+ *       allocated at their announced length.</li>
  * </ul>
  * Reports reach the caller through {@link Listener}: frames at once, disconnects with
  * {@link Listener#disconnectsPending()}, called where the caller can deliver them before anything else.
@@ -79,6 +85,8 @@ final class PeerLinks implements AutoCloseable {
     }
 
     private final long myId;
+    /** This server's quorum address: links to larger ids leave from its IP (null for a wildcard one). */
+    private final java.net.InetAddress myAddress;
     private final Selector selector;
     private final ServerSocketChannel listener;
     private final int maxFrameBytes;
@@ -98,6 +106,9 @@ final class PeerLinks implements AutoCloseable {
     PeerLinks(long myId, Map<Long, InetSocketAddress> peers, ServerSocketChannel listener, Selector selector,
               int maxBufferBytes, Listener events, long nowMs) throws IOException {
         this.myId = myId;
+        InetSocketAddress mine = peers.get(myId);
+        this.myAddress = mine == null || mine.isUnresolved() || mine.getAddress().isAnyLocalAddress() ? null
+                : mine.getAddress();
         this.selector = selector;
         this.listener = listener;
         this.maxFrameBytes = 2 * maxBufferBytes + (64 << 10); // a forwarded packet or a multi's txn, plus fields
@@ -287,6 +298,7 @@ final class PeerLinks implements AutoCloseable {
             channel = SocketChannel.open();
             channel.configureBlocking(false);
             channel.socket().setTcpNoDelay(true);
+            bindSource(channel, p.address);
             boolean connected = channel.connect(p.address);
             SelectionKey key = channel.register(selector, connected ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT);
             PeerLink link = new PeerLink(channel, key, p.id, PeerLink.State.CONNECTING, nowMs);
@@ -298,6 +310,24 @@ final class PeerLinks implements AutoCloseable {
         } catch (IOException e) {
             closeQuietly(channel);
             connectFailed(p, e.toString());
+        }
+    }
+
+    /**
+     * Leaves from this server's own address, which the peer checks against our server line. An address
+     * that is not local (NAT, a container's published name) cannot be bound: the OS picks the source,
+     * and the peer accepts the link only if that is the address its config gives for us.
+     */
+    private void bindSource(SocketChannel channel, InetSocketAddress peer) {
+        if (myAddress == null || peer.isUnresolved()
+                || myAddress.isLoopbackAddress() != peer.getAddress().isLoopbackAddress()) {
+            return; // a loopback source cannot reach another host (a hostname on 127.0.1.1, say)
+        }
+        try {
+            channel.bind(new InetSocketAddress(myAddress, 0));
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.DEBUG, "cannot connect from {0} (this server''s quorum address): {1}",
+                    myAddress, e.toString());
         }
     }
 
@@ -384,6 +414,14 @@ final class PeerLinks implements AutoCloseable {
             closeQuietly(link);
             return false;
         }
+        java.net.InetAddress source = remoteAddress(link);
+        if (p.address.isUnresolved() || source == null || !source.equals(p.address.getAddress())) {
+            LOG.log(System.Logger.Level.WARNING, "refusing a link from {0} claiming server id {1}: server.{1} is at"
+                    + " {2}", remote(link), id, p.address.isUnresolved() ? p.address.getHostString()
+                    : p.address.getAddress().getHostAddress());
+            closeQuietly(link);
+            return false;
+        }
         if (p.link != null) {
             broken(p.link, "server " + id + " opened a new link");
         }
@@ -462,6 +500,14 @@ final class PeerLinks implements AutoCloseable {
             } catch (IOException e) {
                 // closing anyway
             }
+        }
+    }
+
+    private static java.net.InetAddress remoteAddress(PeerLink link) {
+        try {
+            return link.channel.getRemoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
+        } catch (IOException e) {
+            return null;
         }
     }
 

@@ -19,29 +19,50 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * {@code ServerMain CONFIG}: one server in the foreground, like {@code zkServer.sh start-foreground}.
  * Reads zoo.cfg, locks and recovers the data directories, builds the core and runs the event loop
- * until SIGTERM (clean stop) or a fatal error. Exit status: 0 after a clean stop, 2 for a bad config or
- * command line, 3 for storage that cannot be recovered or used, 1 for a failure while serving.
+ * until SIGTERM (clean stop) or a fatal error. Exit status: 0 after a clean stop (SIGTERM included), 2
+ * for a bad config or command line, 3 for storage that cannot be recovered or used, 1 for a failure
+ * while serving (an OutOfMemoryError or any error no thread handles included: it exits at once).
  */
 public final class ServerMain {
     /** Log and snapshot files go in this subdirectory, versioned: they are not ZooKeeper's format. */
     static final String STORAGE_DIR = "zabkit-v1";
+    /** The operator's explicit choice to drop a damaged last log record (see Storage.Options). */
+    static final String DISCARD_CORRUPT_LOG_TAIL = "--discard-corrupt-log-tail";
+    /** A signal's stop waits this long for queued disk writes before giving up (exit 1). */
+    static final long STOP_TIMEOUT_S = 60;
 
     private ServerMain() {}
 
     public static void main(String[] args) {
         Logging.configure();
-        if (args.length != 1 || args[0].startsWith("-")) {
-            System.err.println("usage: zabkit-server CONFIG    (a zoo.cfg; see conf/zoo-standalone.cfg)");
+        // An error no thread handles leaves the server in an unknown state: exit non-zero at once.
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
+            Logging.error("fatal: " + e + " in thread " + thread.getName() + "; exiting", e);
+            Runtime.getRuntime().halt(1);
+        });
+        boolean discard = args.length == 2 && args[0].equals(DISCARD_CORRUPT_LOG_TAIL);
+        if (args.length != (discard ? 2 : 1) || args[args.length - 1].startsWith("-")) {
+            System.err.println("usage: zabkit-server [" + DISCARD_CORRUPT_LOG_TAIL + "] CONFIG    (a zoo.cfg; see"
+                    + " conf/zoo-standalone.cfg)\n  " + DISCARD_CORRUPT_LOG_TAIL + ": drop a whole last log record"
+                    + " that fails its checksum instead of refusing to start (the write it held is lost)");
             System.exit(2);
         }
-        System.exit(run(Path.of(args[0])));
+        System.exit(run(Path.of(args[args.length - 1]), discard));
     }
 
     static int run(Path configFile) {
+        return run(configFile, false);
+    }
+
+    static int run(Path configFile, boolean discardCorruptLogTail) {
         ServerConfig config;
         try {
             config = ConfigReader.read(configFile, 0); // the session secret comes from dataDir, below
@@ -69,18 +90,18 @@ public final class ServerMain {
             return 2;
         }
         try (DataDirLock lock = DataDirLock.acquire(config.dataLogDir())) {
-            return serve(config);
+            return serve(config, discardCorruptLogTail);
         } catch (IOException e) {
             Logging.error(e.getMessage());
             return 3;
         }
     }
 
-    private static int serve(ServerConfig config) {
+    private static int serve(ServerConfig config, boolean discardCorruptLogTail) {
         Storage storage;
         RecoveredState recovered;
         try {
-            storage = openStorage(config);
+            storage = openStorage(config, discardCorruptLogTail);
             long startNs = System.nanoTime();
             recovered = storage.recover();
             Logging.info("recovered " + (recovered.snapshot() == null ? "no snapshot" : "snapshot "
@@ -159,22 +180,32 @@ public final class ServerMain {
         EventLoop loop;
         try {
             loop = new EventLoop(core, listener, storage, config.core().tickTimeMs(), System::currentTimeMillis,
-                    peers);
+                    peers, new EventLoop.ClientLimits(config.globalOutstandingLimit(), config.handshakeTimeoutMs(),
+                            config.core().maxBufferBytes()));
         } catch (IOException e) {
             Logging.error("cannot start the event loop: " + e);
             return 1;
         }
         Thread loopThread = new Thread(loop, "zabkit-loop");
+        CompletableFuture<Integer> exitStatus = new CompletableFuture<>();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (loop.isStopped()) {
+                return; // exiting after a failure, which runLoop has logged
+            }
             Logging.info("stopping (signal): finishing queued disk writes");
             loop.requestStop();
+            int status;
             try {
-                if (loop.awaitStopped() == null) {
-                    Logging.info("stopped cleanly");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                status = exitStatus.get(STOP_TIMEOUT_S, TimeUnit.SECONDS);
+            } catch (InterruptedException | ExecutionException | TimeoutException e) {
+                Logging.error("did not stop within " + STOP_TIMEOUT_S + " s: " + e);
+                status = 1;
             }
+            if (status == 0) {
+                Logging.info("stopped cleanly");
+            }
+            // A signal's exit status would be 128 + its number; a clean stop is a success (0).
+            Runtime.getRuntime().halt(status);
         }, "zabkit-shutdown"));
         loopThread.start();
         boolean assertions = false;
@@ -185,26 +216,32 @@ public final class ServerMain {
                 + ", assertions " + (assertions ? "on" : "off") + (peers == null ? "" : ", ensemble "
                 + config.core().zab().voters() + " with broadcast " + config.core().zab().variant()
                 + ", quorum port " + peers.quorumAddresses().get(config.core().serverId())));
+        int status = awaitLoop(loop, storage);
+        exitStatus.complete(status);
+        return status;
+    }
+
+    private static int awaitLoop(EventLoop loop, Storage storage) {
         try {
             Throwable failure = loop.awaitStopped();
             storage.close();
             if (failure != null) {
-                Logging.error("stopped by a failure: " + failure, failure);
+                Logging.error("stopped by a failure, exiting with status 1: " + failure, failure);
                 return 1;
             }
-            return 0; // the shutdown hook said "stopped cleanly"
+            return 0; // the shutdown hook says "stopped cleanly" and exits 0
         } catch (InterruptedException | IOException e) {
             Logging.error("error while stopping: " + e);
             return 1;
         }
     }
 
-    private static Storage openStorage(ServerConfig config) throws IOException {
+    private static Storage openStorage(ServerConfig config, boolean discardCorruptLogTail) throws IOException {
         Disk snapshots = new FileDisk(config.dataDir().resolve(STORAGE_DIR));
         Disk logs = config.dataLogDir().equals(config.dataDir()) ? snapshots
                 : new FileDisk(config.dataLogDir().resolve(STORAGE_DIR));
         Storage.Options options = new Storage.Options(config.core().forceSync(), config.snapRetainCount(),
-                config.core().maxBufferBytes());
+                config.core().maxBufferBytes(), discardCorruptLogTail);
         return new Storage(logs, snapshots, options, Logging::warn);
     }
 

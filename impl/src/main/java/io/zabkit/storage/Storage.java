@@ -26,11 +26,20 @@ public final class Storage implements AutoCloseable {
      * @param snapRetainCount  snapshots kept by purging, with every log file they need
      * @param maxBufferBytes   jute.maxbuffer, bounding each length prefix inside a transaction
      */
-    public record Options(boolean forceSync, int snapRetainCount, int maxBufferBytes) {
+    /**
+     * @param discardCorruptTail the operator's explicit choice (ServerMain's --discard-corrupt-log-tail)
+     *                           to drop a complete last record of the newest log file that fails its
+     *                           checksum, as if it were torn; without it recovery refuses to start
+     */
+    public record Options(boolean forceSync, int snapRetainCount, int maxBufferBytes, boolean discardCorruptTail) {
         public Options {
             if (snapRetainCount < 1 || maxBufferBytes <= 0) {
                 throw new IllegalArgumentException("need snapRetainCount >= 1 and maxBufferBytes > 0");
             }
+        }
+
+        public Options(boolean forceSync, int snapRetainCount, int maxBufferBytes) {
+            this(forceSync, snapRetainCount, maxBufferBytes, false);
         }
 
         /** A multi's txn can carry a little more than one client packet; the bound only catches garbage. */
@@ -60,7 +69,7 @@ public final class Storage implements AutoCloseable {
         this.snapshotDisk = snapshotDisk;
         this.options = options;
         this.warn = warn;
-        this.reader = new LogReader(options.maxRecordBytes(), options.maxBufferBytes());
+        this.reader = new LogReader(options.maxRecordBytes(), options.maxBufferBytes(), options.discardCorruptTail());
     }
 
     /** The newest valid snapshot and every logged transaction after it; repairs a torn log tail. */

@@ -86,14 +86,16 @@ public final class DataTree {
             parent.pzxid = zxid;
         }
         rehash(parentPath, parent);
-        putNode(path, new Znode(data, acl, zxid, time, ephemeralOwner));
+        Znode created = new Znode(data, acl, zxid, time, ephemeralOwner);
+        putNode(path, created);
         if (EphemeralType.isSessionOwned(ephemeralOwner)) {
             ephemerals.computeIfAbsent(ephemeralOwner, s -> new TreeSet<>()).add(path);
         } else if (EphemeralType.isContainer(ephemeralOwner)) {
             containers.add(path);
         }
-        watches.triggerData(path, WatchKind.NODE_CREATED, zxid, null);
-        watches.triggerChild(parentPath, WatchKind.NODE_CHILDREN_CHANGED, zxid, null);
+        // each event goes only to sessions that may read the node it is about (Watches)
+        watches.triggerData(path, WatchKind.NODE_CREATED, zxid, created.acl, null);
+        watches.triggerChild(parentPath, WatchKind.NODE_CHILDREN_CHANGED, zxid, parent.acl, null);
     }
 
     public void delete(String path, long zxid) {
@@ -120,9 +122,9 @@ public final class DataTree {
         } else if (EphemeralType.isContainer(node.ephemeralOwner)) {
             containers.remove(path);
         }
-        Set<Long> notified = watches.triggerData(path, WatchKind.NODE_DELETED, zxid, null);
-        watches.triggerChild(path, WatchKind.NODE_DELETED, zxid, notified);
-        watches.triggerChild(parentPath, WatchKind.NODE_CHILDREN_CHANGED, zxid, null);
+        Set<Long> notified = watches.triggerData(path, WatchKind.NODE_DELETED, zxid, node.acl, null);
+        watches.triggerChild(path, WatchKind.NODE_DELETED, zxid, node.acl, notified);
+        watches.triggerChild(parentPath, WatchKind.NODE_CHILDREN_CHANGED, zxid, parent.acl, null);
     }
 
     public void setData(String path, byte[] data, int version, long zxid, long time) {
@@ -134,7 +136,7 @@ public final class DataTree {
         node.mzxid = zxid;
         node.mtime = time;
         rehash(path, node);
-        watches.triggerData(path, WatchKind.NODE_DATA_CHANGED, zxid, null);
+        watches.triggerData(path, WatchKind.NODE_DATA_CHANGED, zxid, node.acl, null);
     }
 
     public void setAcl(String path, List<ACL> acl, int aversion) {

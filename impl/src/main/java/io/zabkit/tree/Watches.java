@@ -1,6 +1,7 @@
 package io.zabkit.tree;
 
 import java.util.ArrayList;
+import org.apache.zookeeper.data.ACL;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -14,13 +15,25 @@ import java.util.Set;
  * connection id: watches belong to a connection and a client re-registers them with setWatches after
  * moving. Standard watches are one-shot; persistent ones (addWatch) stay, and recursive ones also
  * fire for changes below their path.
+ *
+ * <p>Each fired event carries the ACL of the node it is about (the changed node; the parent for
+ * NodeChildrenChanged), and is delivered only to a session that may READ that node, whatever the
+ * watch's mode: ZooKeeper's rule since 3.9.2 (CVE-2024-23944, where a recursive watch on a public
+ * parent leaked the names of nodes created under a private one).
  */
 public final class Watches {
     /** How a watcher watches a path. */
     public enum Mode { STANDARD, PERSISTENT, PERSISTENT_RECURSIVE }
 
-    /** A notification to deliver: watcher (connection) id, event type, path, and the zxid that caused it. */
-    public record Fired(long watcher, int type, String path, long zxid) {}
+    /**
+     * A notification to deliver: watcher (connection) id, event type, path, the zxid that caused it,
+     * and the ACL the watcher needs READ on to receive it (null: no check).
+     */
+    public record Fired(long watcher, int type, String path, long zxid, List<ACL> acl) {
+        public Fired(long watcher, int type, String path, long zxid) {
+            this(watcher, type, path, zxid, null);
+        }
+    }
 
     private final Table data = new Table();
     private final Table child = new Table();
@@ -42,13 +55,16 @@ public final class Watches {
         }
     }
 
-    /** Fires data watches on {@code path}; returns the watchers notified, for NodeDeleted suppression. */
-    public Set<Long> triggerData(String path, int type, long zxid, Set<Long> suppress) {
-        return data.trigger(path, type, zxid, suppress, fired);
+    /**
+     * Fires data watches on {@code path} (a node whose ACL is {@code acl}); returns the watchers
+     * notified, for NodeDeleted suppression.
+     */
+    public Set<Long> triggerData(String path, int type, long zxid, List<ACL> acl, Set<Long> suppress) {
+        return data.trigger(path, type, zxid, acl, suppress, fired);
     }
 
-    public Set<Long> triggerChild(String path, int type, long zxid, Set<Long> suppress) {
-        return child.trigger(path, type, zxid, suppress, fired);
+    public Set<Long> triggerChild(String path, int type, long zxid, List<ACL> acl, Set<Long> suppress) {
+        return child.trigger(path, type, zxid, acl, suppress, fired);
     }
 
     /** Notifications fired since the last call, in the order the changes were applied. */
@@ -175,20 +191,20 @@ public final class Watches {
             }
         }
 
-        Set<Long> trigger(String path, int type, long zxid, Set<Long> suppress, List<Fired> out) {
+        Set<Long> trigger(String path, int type, long zxid, List<ACL> acl, Set<Long> suppress, List<Fired> out) {
             Set<Long> notified = new HashSet<>();
-            fireAt(path, path, type, zxid, suppress, notified, out);
+            fireAt(path, path, type, zxid, acl, suppress, notified, out);
             if (recursiveCount > 0 && type != WatchKind.NODE_CHILDREN_CHANGED) {
                 for (String p = path; !p.equals("/"); ) {
                     p = Paths.parent(p);
-                    fireAt(p, path, type, zxid, suppress, notified, out);
+                    fireAt(p, path, type, zxid, acl, suppress, notified, out);
                 }
             }
             return notified;
         }
 
-        private void fireAt(String watchedPath, String changedPath, int type, long zxid, Set<Long> suppress,
-                            Set<Long> notified, List<Fired> out) {
+        private void fireAt(String watchedPath, String changedPath, int type, long zxid, List<ACL> acl,
+                            Set<Long> suppress, Set<Long> notified, List<Fired> out) {
             Map<Long, Mode> watchers = byPath.get(watchedPath);
             if (watchers == null) {
                 return;
@@ -210,7 +226,7 @@ public final class Watches {
                 if ((suppress != null && suppress.contains(watcher)) || !notified.add(watcher)) {
                     continue;
                 }
-                out.add(new Fired(watcher, type, changedPath, zxid));
+                out.add(new Fired(watcher, type, changedPath, zxid, acl));
             }
             for (long watcher : oneShot) {
                 remove(watchedPath, watcher);

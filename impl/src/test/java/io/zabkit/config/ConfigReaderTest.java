@@ -263,4 +263,47 @@ class ConfigReaderTest {
                 () -> ConfigReader.read(dir.resolve("nope.cfg"), 1));
         assertTrue(e.getMessage().contains("cannot read config " + dir.resolve("nope.cfg")), e.getMessage());
     }
+
+    /** Issue 23, finding 4: a security key zabkit does not implement stops the server, named. */
+    @Test
+    void securityKeysZabkitDoesNotImplementRefuseToStart() throws Exception {
+        for (String line : List.of("enforce.auth.enabled=true", "enforce.auth.schemes=sasl",
+                "sessionRequireClientSASLAuth=true", "sslQuorum=true", "quorum.auth.enableSasl=true",
+                "quorum.auth.learnerRequireSasl=yes", "quorum.auth.serverRequireSasl=true",
+                "quorum.auth.kerberos.servicePrincipal=zkquorum/localhost", "secureClientPort=2281",
+                "ssl.keyStore.location=/k.jks", "ssl.quorum.trustStore.location=/t.jks", "portUnification=true",
+                "authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider",
+                "DigestAuthenticationProvider.superDigest=super:D/InIHSb7yEEbrWz8b9l71RjZJU=", "skipACL=yes",
+                "DigestAuthenticationProvider.digestAlg=SHA3-256", "superUser=admin")) {
+            String message = error(dataDirLine(), "clientPort=2181", line);
+            assertTrue(message.contains("line 3: " + line) && message.contains("refuses to start"),
+                    line + ": " + message);
+            assertFalse(message.contains("typo"), message);
+        }
+        String both = error(dataDirLine(), "clientPort=2181", "sslQuorum=true", "enforce.auth.enabled=true");
+        assertTrue(both.contains("sslQuorum=true") && both.contains("enforce.auth.enabled=true"), both);
+    }
+
+    @Test
+    void securityKeysThatTurnTheirFeatureOffOrNameWhatZabkitHasAreAccepted() throws Exception {
+        ServerConfig c = read(dataDirLine(), "clientPort=2181", "enforce.auth.enabled=false", "sslQuorum=false",
+                "quorum.auth.enableSasl=false", "skipACL=no",
+                "authProvider.1=org.apache.zookeeper.server.auth.DigestAuthenticationProvider",
+                "DigestAuthenticationProvider.digestAlg=SHA1");
+        assertEquals(new InetSocketAddress(2181), c.clientAddress());
+    }
+
+    @Test
+    void clientBoundsHaveZooKeeperNamesAndDefaults() throws Exception {
+        ServerConfig defaults = read(dataDirLine(), "clientPort=2181");
+        assertEquals(1000, defaults.globalOutstandingLimit());
+        assertEquals(10_000, defaults.handshakeTimeoutMs());
+        assertTrue(defaults.warnings().isEmpty(), defaults.warnings().toString());
+        ServerConfig set = read(dataDirLine(), "clientPort=2181", "globalOutstandingLimit=50",
+                "nio.sessionlessCnxnTimeout=2500");
+        assertEquals(50, set.globalOutstandingLimit());
+        assertEquals(2500, set.handshakeTimeoutMs());
+        assertTrue(set.warnings().isEmpty(), set.warnings().toString());
+        assertTrue(error(dataDirLine(), "clientPort=2181", "globalOutstandingLimit=0").contains("globalOutstandingLimit"));
+    }
 }

@@ -421,6 +421,45 @@ abstract class ClientSemanticsContract extends SharedServerContract {
 
     // ------------------------------------------------------------------ ACLs
 
+    /**
+     * CVE-2024-23944 (fixed in ZooKeeper 3.9.2): a watch event is delivered only to a session that may
+     * READ the node it is about (the node itself; its parent for NodeChildrenChanged), so a recursive
+     * watch on a public parent does not leak the names under a private node.
+     */
+    @Test
+    void watchEventsAreDeliveredOnlyForNodesTheSessionMayRead() throws Exception {
+        String digest = DigestAuthenticationProvider.generateDigest("alice:secret");
+        List<ACL> aliceOnly = acl(new ACL(ZooDefs.Perms.ALL, new Id("digest", digest)));
+        zk.addAuthInfo("digest", "alice:secret".getBytes(StandardCharsets.UTF_8));
+        String vault = root + "/vault";
+        Events recursive = new Events();
+        Events persistent = new Events();
+        Events oneShot = new Events();
+        ZooKeeper stranger = Clients.connect(server.connectString());
+        try {
+            stranger.addWatch(root, recursive, AddWatchMode.PERSISTENT_RECURSIVE);
+            stranger.addWatch(vault, persistent, AddWatchMode.PERSISTENT);
+            assertNull(stranger.exists(vault, oneShot));
+            zk.create(vault, DATA, aliceOnly, CreateMode.PERSISTENT);
+            zk.create(vault + "/customer-4711-credit-card", DATA, aliceOnly, CreateMode.PERSISTENT);
+            zk.setData(vault + "/customer-4711-credit-card", DATA, -1);
+            zk.delete(vault + "/customer-4711-credit-card", -1);
+            zk.setData(vault, DATA, -1);
+            zk.create(root + "/public", DATA, OPEN, CreateMode.PERSISTENT);
+            recursive.expect(EventType.NodeCreated, root + "/public"); // the first event it may see
+            Clients.barrier(stranger);
+            recursive.expectNoNodeEvent();
+            persistent.expectNoNodeEvent();
+            oneShot.expectNoNodeEvent();
+            zk.setACL(vault, OPEN, -1); // readable now: events about the vault flow again
+            zk.setData(vault, DATA, -1);
+            recursive.expect(EventType.NodeDataChanged, vault);
+            persistent.expect(EventType.NodeDataChanged, vault);
+        } finally {
+            stranger.close();
+        }
+    }
+
     @Test
     void authSchemeWithANullIdStandsForTheCallersIdentities() throws Exception {
         // kazoo's CREATOR_ALL_ACL sends the id "" as jute's null string; the auth scheme ignores it

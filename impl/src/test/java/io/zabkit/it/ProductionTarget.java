@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -32,6 +33,16 @@ final class ProductionTarget implements Target {
     }
 
     static ProductionTarget start(Path dataDir, int port, Settings settings) throws Exception {
+        return start(dataDir, port, settings, List.of());
+    }
+
+    /** A factory whose zoo.cfg also has {@code extraLines} (key=value). */
+    static Target.Factory factoryWith(String... extraLines) {
+        return (dataDir, port, settings) -> start(dataDir, port, settings, List.of(extraLines));
+    }
+
+    private static ProductionTarget start(Path dataDir, int port, Settings settings, List<String> extraLines)
+            throws Exception {
         Files.createDirectories(dataDir);
         Path config = dataDir.resolve("zoo.cfg");
         Files.writeString(config, String.join("\n",
@@ -44,6 +55,7 @@ final class ProductionTarget implements Target {
                 "clientPort=" + port,
                 "forceSync=no",
                 "4lw.commands.whitelist=*",
+                String.join("\n", extraLines),
                 ""));
         ProductionTarget t = new ProductionTarget(dataDir, port, config);
         t.launch();
@@ -118,19 +130,29 @@ final class ProductionTarget implements Target {
 
     @Override
     public void close() throws Exception {
-        stopProcess();
+        boolean wasAlive = process.isAlive();
+        int status = stopProcess();
         String log = readLog();
         if (log.contains("AssertionError")) {
             throw new AssertionError("a server assertion failed; its log:\n" + log);
         }
+        if (!wasAlive) {
+            throw new AssertionError("the zabkit server died during the test (exit status " + status
+                    + "); its log:\n" + log);
+        }
+        if (status != 0) {
+            throw new AssertionError("the zabkit server exited " + status + " on SIGTERM, not 0; its log:\n" + log);
+        }
     }
 
-    private void stopProcess() throws Exception {
+    /** SIGTERM, then the exit status. */
+    private int stopProcess() throws Exception {
         process.destroy(); // SIGTERM: the server finishes queued disk writes and exits
         if (!process.waitFor(START_TIMEOUT_S, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new AssertionError("zabkit server ignored SIGTERM for " + START_TIMEOUT_S + " s");
         }
         logPump.join(TimeUnit.SECONDS.toMillis(START_TIMEOUT_S)); // every line is in server.log now
+        return process.exitValue();
     }
 }

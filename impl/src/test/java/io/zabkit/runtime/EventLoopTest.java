@@ -120,7 +120,7 @@ class EventLoopTest {
             assertNull(in.readLine(), "closed after the bytes went out");
         }
         try (Socket s = client()) {
-            s.getOutputStream().write("r\n".getBytes(StandardCharsets.UTF_8));
+            s.getOutputStream().write("r\n\n\n".getBytes(StandardCharsets.UTF_8));
             assertEquals('r', s.getInputStream().read());
         }
         awaitEvents(List.of("connect 1", "disconnect 1", "connect 2", "disconnect 2"));
@@ -158,13 +158,25 @@ class EventLoopTest {
         start(2000);
         failAppends = true;
         try (Socket s = client()) {
-            s.getOutputStream().write("w\n".getBytes(StandardCharsets.UTF_8));
+            s.getOutputStream().write("w\n\n\n".getBytes(StandardCharsets.UTF_8));
             Throwable failure = loop.awaitStopped();
             loop = null;
             assertTrue(failure instanceof IOException && failure.getMessage().contains("disk full"), String.valueOf(failure));
             assertEquals(-1, s.getInputStream().read(), "no acknowledgement, connection closed");
         }
         assertEquals(0, core.lastPersisted);
+    }
+
+    @Test
+    void anOutOfMemoryErrorStopsTheLoopAsAFailure() throws Exception {
+        start(2000);
+        try (Socket s = client()) {
+            s.getOutputStream().write("oom\n".getBytes(StandardCharsets.UTF_8));
+            Throwable failure = loop.awaitStopped();
+            loop = null;
+            assertTrue(failure instanceof OutOfMemoryError, "the loop's failure: " + failure);
+            assertEquals(-1, s.getInputStream().read(), "connections closed");
+        }
     }
 
     private void awaitEvents(List<String> expected) throws InterruptedException {

@@ -397,4 +397,65 @@ class PeerLinksTest {
         }
         s2.expectQuiet(300);
     }
+
+    @Test
+    void aLinkClaimingAServerIdFromAnotherAddressIsRefusedAndTheRealLinkStays() throws Exception {
+        ServerSocketChannel l1 = listen(1);
+        ServerSocketChannel l2 = listen(2);
+        Map<Long, InetSocketAddress> all = Map.of(1L, addressOf(l1), 2L, addressOf(l2));
+        Endpoint s1 = endpoint(1, all, l1);
+        Endpoint s2 = endpoint(2, all, l2);
+        s1.send(2, commits(1, 1));
+        expectCommits(s2, 1, 1, 1);
+        int version = io.zabkit.zab.MessageCodec.VERSION;
+        for (int attempt = 0; attempt < 5; attempt++) {
+            try (Socket impostor = new Socket()) {
+                impostor.bind(new InetSocketAddress("127.0.0.9", 0)); // not server 1's address
+                impostor.connect(addressOf(l2), 5_000);
+                java.io.DataOutputStream out = new java.io.DataOutputStream(impostor.getOutputStream());
+                out.writeInt(PeerLink.MAGIC);
+                out.writeInt(version);
+                out.writeLong(1);
+                out.flush();
+                impostor.setSoTimeout(5_000);
+                assertEquals(-1, impostor.getInputStream().read(), "refused: the link is closed");
+            }
+        }
+        s1.send(2, commits(2, 3));
+        expectCommits(s2, 1, 2, 3); // the real link never broke: no disconnect came before these
+        s2.expectQuiet(300);
+        s1.expectQuiet(0);
+    }
+
+    @Test
+    void anAnnouncedFrameLengthIsNotAllocatedBeforeItsBytesArrive() throws Exception {
+        try (ServerSocketChannel listener = listen(1); Selector selector = Selector.open();
+             Socket peer = new Socket()) {
+            peer.connect(addressOf(listener), 5_000);
+            java.nio.channels.SocketChannel accepted = listener.accept();
+            accepted.configureBlocking(false);
+            SelectionKey key = accepted.register(selector, SelectionKey.OP_READ);
+            PeerLink link = new PeerLink(accepted, key, 1, PeerLink.State.OPEN, 0);
+            int announced = PeerLinks.SNAPSHOT_FRAME_MAX_BYTES;
+            java.io.DataOutputStream out = new java.io.DataOutputStream(peer.getOutputStream());
+            out.writeInt(announced);
+            out.writeByte(io.zabkit.zab.MessageCodec.SNAP_TYPE);
+            out.write(new byte[300 << 10]);
+            out.flush();
+            long deadline = System.currentTimeMillis() + WAIT_MS;
+            int received = 5 + (300 << 10);
+            while (System.currentTimeMillis() < deadline) {
+                link.read();
+                assertEquals(List.of(), link.takeFrames(1 << 20, announced, io.zabkit.zab.MessageCodec.SNAP_TYPE));
+                if (link.inputCapacity() >= received) {
+                    break;
+                }
+                Thread.sleep(5);
+            }
+            assertTrue(link.inputCapacity() >= received, "every byte read: " + link.inputCapacity());
+            assertTrue(link.inputCapacity() <= 2 * received, "the buffer follows the bytes received ("
+                    + received + "), not the " + announced + " announced: " + link.inputCapacity());
+            accepted.close();
+        }
+    }
 }

@@ -321,14 +321,16 @@ final class SimClient implements Endpoint {
         assert head != null && head.xid() == r.xid() : "the FifoClientOrder checker must have stopped the run";
         outstanding.removeFirst();
         maxReplyZxidOnConnection = Math.max(maxReplyZxidOnConnection, r.zxid());
+        // Every reply but a ping's raises the zxid reported on reconnect, SetWatches' included, as in
+        // ZooKeeper's client (a SetWatches packet goes through its pending queue like any request).
+        if (head.type() != OpCode.PING && r.zxid() > lastZxidSeen) {
+            lastZxidSeen = r.zxid();
+        }
         if (head.op() == null) {
             if (head.type() == OpCode.SET_WATCHES) {
                 watchesRestoredAtZxid = r.zxid();
             }
             return; // a ping or SetWatches
-        }
-        if (r.zxid() > lastZxidSeen) {
-            lastZxidSeen = r.zxid();
         }
         ClientOp op = head.op();
         readResult(op, r);
