@@ -11,7 +11,8 @@ import java.util.Locale;
 /**
  * Command line: {@code --seed N} runs one seed (with {@code --trace}, every event; with
  * {@code --history FILE}, the EDN history); {@code --seeds COUNT} runs COUNT seeds from N on, with
- * progress every {@code --progress-every} seeds and a summary. Exit status 1 when a seed fails.
+ * progress every {@code --progress-every} seeds and a summary ({@code --hashes}: also each seed's trace
+ * hash, to compare two builds seed by seed). Exit status 1 when a seed fails.
  */
 public final class SimMain {
     static final int TICKS_DEFAULT = 600;
@@ -33,6 +34,7 @@ public final class SimMain {
         int servers = 1;
         Variant variant = Variant.Zab;
         boolean breakAssumption = false;
+        boolean printHashes = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -46,6 +48,7 @@ public final class SimMain {
                 case "--servers" -> servers = Integer.parseInt(value(args, ++i, a));
                 case "--variant" -> variant = Variant.parse(value(args, ++i, a));
                 case "--break-fault-assumption" -> breakAssumption = true;
+                case "--hashes" -> printHashes = true;
                 default -> usage("unknown option " + a);
             }
         }
@@ -55,14 +58,15 @@ public final class SimMain {
         if (variant == Variant.ZabAc && servers != 3) {
             usage("ZabAc is defined for 3 servers only");
         }
-        Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption);
+        Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption, printHashes);
         int status = seeds == 1 ? runOne(seed, shape, fullTrace, historyFile)
                 : runMany(seed, seeds, shape, progressEvery);
         System.exit(status);
     }
 
     /** What every seed of a run shares. */
-    record Shape(int ticks, SimDisk.Mode disk, int servers, Variant variant, boolean breakAssumption) {
+    record Shape(int ticks, SimDisk.Mode disk, int servers, Variant variant, boolean breakAssumption,
+                 boolean printHashes) {
         SimOptions options(long seed) {
             SimOptions o = servers == 1 ? SimOptions.fromSeed(seed, ticks, disk)
                     : SimOptions.fromSeed(seed, ticks, disk, servers, variant);
@@ -104,6 +108,10 @@ public final class SimMain {
             restarts += r.stats().restartsCompared();
             reads += r.stats().readsChecked();
             events += r.stats().eventsChecked();
+            if (shape.printHashes()) {
+                // One line per seed: diffing two runs' lines proves a refactoring kept every trace.
+                out.printf("hash %d %016x %d%n", first + i, r.traceHash(), r.traceEvents());
+            }
             if (!r.ok()) {
                 failures.add(r);
                 if (failures.size() <= 3) {
@@ -140,7 +148,7 @@ public final class SimMain {
         System.err.println("sim: " + problem);
         System.err.println("usage: SimMain [--seed N] [--seeds COUNT] [--ticks T] [--disk honest|lying-sync] "
                 + "[--trace] [--history FILE.edn] [--progress-every K] [--servers N] [--variant Zab|ZabAc|ZabAa|ZabCt|ZabCT] "
-                + "[--break-fault-assumption]");
+                + "[--break-fault-assumption] [--hashes]");
         System.exit(2);
     }
 }
