@@ -41,6 +41,13 @@ final class Following extends Role {
     private long lastAckSent = -1;
     /** Fast proposals received and not yet delivered, by zxid. */
     private final TreeMap<Long, Boolean> receivedFast = new TreeMap<>();
+    /**
+     * A SNAP behind this server's applied state (a just-recovered leader applied only its snapshot):
+     * the leader's proposals up to here are ones this server already applied, and are skipped; -1 when
+     * none are to be skipped. {@code skippedTo}: the last one skipped.
+     */
+    private long skipThrough = -1;
+    private long skippedTo = -1;
     /** Ack-to-all variants: the highest zxid each other server acknowledged to us. */
     private final Map<Long, Long> peerAcks = new TreeMap<>();
 
@@ -184,6 +191,11 @@ final class Following extends Role {
     }
 
     private void followerProcessSnap(Snap s) {
+        long applied = zab.replica.lastProcessedZxid();
+        if (s.zxid() < applied) {
+            followerKeepAppliedState(s.zxid(), applied);
+            return;
+        }
         Snapshot snapshot = new Snapshot(s.zxid(), s.snapshot());
         try {
             zab.replica.install(snapshot);
@@ -197,7 +209,33 @@ final class Following extends Role {
         zab.lastCommitted = s.zxid();
     }
 
+    /**
+     * A SNAP older than what this server applied: a leader applies only what it committed, so one just
+     * recovered from its snapshot sends that snapshot and its whole log after it. Installing it would
+     * drop committed transactions this server applied (and its own newer snapshot holds); instead keep
+     * the applied state, drop the log after it (only uncommitted entries: TRUNC to lastProcessed) and
+     * skip the leader's proposals up to it. Sound because every committed transaction is in the new
+     * leader's history, with the same prefix: the leader's proposals must pass exactly through
+     * {@code applied}, which {@link #followerProcessProposal} checks.
+     */
+    private void followerKeepAppliedState(long snapZxid, long applied) {
+        assert snapZxid < applied && skipThrough < 0 : "SNAP at " + Txn.zxidString(snapZxid);
+        Zab.LOG.log(System.Logger.Level.INFO, "server {0}: SNAP at {1} is behind our applied {2}: keeping ours",
+                zab.self, Txn.zxidString(snapZxid), Txn.zxidString(applied));
+        zab.history.truncateAfter(applied);
+        zab.effects.truncateLog(applied);
+        zab.lastPersisted = Math.min(zab.lastPersisted, applied);
+        skipThrough = applied;
+        skippedTo = snapZxid;
+    }
+
     private void followerProcessNewLeader(NewLeader nl) {
+        if (skipThrough >= 0 && skippedTo != skipThrough) {
+            zab.lookForLeader("NEWLEADER at " + Txn.zxidString(nl.zxid()) + " but the leader's history after its SNAP"
+                    + " ended at " + Txn.zxidString(skippedTo) + ", before our applied " + Txn.zxidString(skipThrough));
+            return;
+        }
+        skipThrough = -1;
         if (nl.zxid() != zab.history.lastZxid()) {
             zab.lookForLeader("NEWLEADER at " + Txn.zxidString(nl.zxid()) + " but our synced history ends at "
                     + Txn.zxidString(zab.history.lastZxid()));
@@ -246,6 +284,9 @@ final class Following extends Role {
     /** Follower logs a PROPOSAL; it ACKs once durable (classic) or at once (fast variants). */
     private void followerProcessProposal(Proposal p) {
         Txn t = p.txn();
+        if (skipThrough >= 0 && !followerSkipApplied(t.zxid())) {
+            return;
+        }
         if (t.zxid() <= zab.history.lastZxid()) {
             zab.lookForLeader("PROPOSAL " + Txn.zxidString(t.zxid()) + " does not extend our history at "
                     + Txn.zxidString(zab.history.lastZxid()));
@@ -262,6 +303,25 @@ final class Following extends Role {
         }
         followerFastCommits();
         zab.deliverCommitted();
+    }
+
+    /**
+     * After a SNAP behind our applied state: true when the proposal is to be logged, false when it is
+     * one we applied (skipped) or shows the leader's history does not pass through our applied state.
+     */
+    private boolean followerSkipApplied(long zxid) {
+        assert zabState == ZabState.SYNCHRONIZATION : "skipping applied proposals after the sync";
+        if (zxid <= skipThrough) {
+            skippedTo = zxid;
+            return false;
+        }
+        if (skippedTo != skipThrough) {
+            zab.lookForLeader("the leader's history after its SNAP skips from " + Txn.zxidString(skippedTo) + " to "
+                    + Txn.zxidString(zxid) + ", past our applied " + Txn.zxidString(skipThrough));
+            return false;
+        }
+        skipThrough = -1;
+        return true;
     }
 
     private void followerSendAck(long z) {

@@ -105,6 +105,21 @@ class EnsembleSimulationTest {
                 + "acknowledged writes (Durability) with its assumption broken: " + properties);
     }
 
+    /**
+     * A just-recovered leader has applied only its snapshot and sends it as a SNAP behind the follower's
+     * own applied state and snapshot ("cannot truncate the log to 0x300000008: snapshot.30000000a is
+     * newer"); the follower keeps its applied state and skips the leader's proposals up to it.
+     */
+    @Test
+    void aSnapBehindTheFollowersAppliedStateKeepsIt() {
+        Object[][] seeds = {{407L, 5, Variant.Zab}, {542L, 5, Variant.Zab}, {2260L, 3, Variant.ZabAa}};
+        for (Object[] s : seeds) {
+            SimResult r = new Simulator(SimOptions.fromSeed((Long) s[0], TICKS, SimDisk.Mode.HONEST, (Integer) s[1],
+                    (Variant) s[2]), null, false).run();
+            assertTrue(r.ok(), r.report());
+        }
+    }
+
     @Test
     void anEnsembleSeedReplaysExactly() {
         for (long seed : new long[] {3, 77}) {
