@@ -96,6 +96,7 @@ public final class SimMain {
                 shape.ticks(), shape.disk(), shape.servers(), shape.servers() > 1 ? ", broadcast " + shape.variant() : "");
         long start = System.nanoTime();
         List<SimResult> failures = new ArrayList<>();
+        Coverage.Tally coverage = new Coverage.Tally();
         long ops = 0;
         long crashes = 0;
         long restarts = 0;
@@ -108,6 +109,7 @@ public final class SimMain {
             restarts += r.stats().restartsCompared();
             reads += r.stats().readsChecked();
             events += r.stats().eventsChecked();
+            coverage.add(r);
             if (shape.printHashes()) {
                 // One line per seed: diffing two runs' lines proves a refactoring kept every trace.
                 out.printf("hash %d %016x %d%n", first + i, r.traceHash(), r.traceEvents());
@@ -130,6 +132,7 @@ public final class SimMain {
         out.printf(Locale.ROOT, "summary: %d seeds in %.1f s (%.1f seeds/s), %d client ops, %d NodeCrash, "
                 + "%d recoveries compared, %d reads and %d watch events checked, %d failures%n", count, seconds,
                 count / seconds, ops, crashes, restarts, reads, events, failures.size());
+        out.print(coverage.table());
         for (SimResult r : failures) {
             out.println("  failed seed " + r.options().seed() + " (" + r.violation().property() + "): "
                     + r.replayCommand());
