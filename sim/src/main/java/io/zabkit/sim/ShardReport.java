@@ -15,7 +15,8 @@ import java.util.Map;
  * The machine-readable result of a sweep or one shard of it (format zabkit-sim-shard/1, JSON): the
  * shape, the seed plan and the slice run, every Stats figure added up (a max* figure maximised), the
  * sum of the seeds' trace hashes (order-independent, so shards that merge to the unsharded sum ran the
- * very same simulations), the failures with their replay commands, and the wall time. bin/sim-merge
+ * very same simulations), the coverage counters (hits and seeds reaching, per branch the shape can
+ * reach), the failures with their replay commands, and the wall time. bin/sim-merge
  * reads any set of these and gives one verdict.
  */
 final class ShardReport {
@@ -24,6 +25,7 @@ final class ShardReport {
     private final SeedPlan plan;
     private final Map<String, Long> stats = new LinkedHashMap<>();
     private final List<SimResult> failures = new ArrayList<>();
+    private final Coverage.Tally coverage = new Coverage.Tally();
     private long seedsRun;
     private long traceHashSum;
     private SimOptions sample;
@@ -40,6 +42,7 @@ final class ShardReport {
         sample = sample == null ? r.options() : sample;
         seedsRun++;
         traceHashSum += r.traceHash();
+        coverage.add(r);
         for (RecordComponent c : SimResult.Stats.class.getRecordComponents()) {
             long v = statValue(c, r.stats());
             stats.merge(c.getName(), v, c.getName().startsWith("max") ? Math::max : Long::sum);
@@ -76,6 +79,15 @@ final class ShardReport {
         for (Map.Entry<String, Long> e : stats.entrySet()) {
             s.append(sep).append('"').append(e.getKey()).append("\": ").append(e.getValue());
             sep = ", ";
+        }
+        s.append("},\n  \"coverage\": {");
+        sep = "";
+        for (Coverage.Branch b : Coverage.Branch.values()) {
+            if (coverage.reachable(b)) {
+                s.append(sep).append('"').append(b.name()).append("\": {\"hits\": ").append(coverage.hits(b))
+                        .append(", \"seeds\": ").append(coverage.seedsReaching(b)).append('}');
+                sep = ", ";
+            }
         }
         s.append("},\n  \"failures\": [");
         sep = "";

@@ -119,6 +119,28 @@ final class SimClient implements Endpoint {
         return server;
     }
 
+    /** A targeted fault: the connection resets and the client's next connect goes to {@code target}. */
+    void moveTo(int target) {
+        for (int i = 0; i < servers.length; i++) {
+            if (servers[i] == target) {
+                serverIndex = i;
+            }
+        }
+        assert servers[serverIndex] == target : "no server " + target;
+        if (connId >= 0) {
+            network.reset(connId, "client " + address + " moved to server " + target);
+        }
+    }
+
+    /** The ConnectRequest went out and no answer came yet. */
+    boolean handshaking() {
+        return phase == Phase.HANDSHAKE;
+    }
+
+    long lastZxidSeen() {
+        return lastZxidSeen;
+    }
+
     long sessionId() {
         return sessionId;
     }

@@ -11,9 +11,10 @@ import java.util.Locale;
 /**
  * Command line: {@code --seed N} runs one seed (with {@code --trace}, every event; with
  * {@code --history FILE}, the EDN history); {@code --seeds COUNT} runs COUNT seeds from N on, with
- * progress every {@code --progress-every} seeds and a summary; {@code --shard i/N} runs only the i-th of N
- * disjoint blocks of those seeds, and {@code --result FILE} writes the sweep's machine-readable result
- * (see {@link ShardReport}; bin/sim-merge merges shards). Exit status 1 when a seed fails.
+ * progress every {@code --progress-every} seeds and a summary ({@code --hashes}: also each seed's trace
+ * hash, to compare two builds seed by seed); {@code --shard i/N} runs only the i-th of N disjoint blocks
+ * of those seeds, and {@code --result FILE} writes the sweep's machine-readable result (see
+ * {@link ShardReport}; bin/sim-merge merges shards). Exit status 1 when a seed fails.
  */
 public final class SimMain {
     static final int TICKS_DEFAULT = 600;
@@ -37,6 +38,7 @@ public final class SimMain {
         boolean breakAssumption = false;
         String shard = null;
         Path resultFile = null;
+        boolean printHashes = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -52,6 +54,7 @@ public final class SimMain {
                 case "--break-fault-assumption" -> breakAssumption = true;
                 case "--shard" -> shard = value(args, ++i, a);
                 case "--result" -> resultFile = Path.of(value(args, ++i, a));
+                case "--hashes" -> printHashes = true;
                 default -> usage("unknown option " + a);
             }
         }
@@ -64,7 +67,7 @@ public final class SimMain {
         if ((shard != null || resultFile != null) && (fullTrace || historyFile != null)) {
             usage("--shard and --result describe a sweep; --trace and --history replay one seed");
         }
-        Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption);
+        Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption, printHashes);
         SeedPlan plan;
         try {
             plan = shard == null ? SeedPlan.unsharded(seed, seeds) : SeedPlan.parse(seed, seeds, shard);
@@ -78,7 +81,8 @@ public final class SimMain {
     }
 
     /** What every seed of a run shares. */
-    record Shape(int ticks, SimDisk.Mode disk, int servers, Variant variant, boolean breakAssumption) {
+    record Shape(int ticks, SimDisk.Mode disk, int servers, Variant variant, boolean breakAssumption,
+                 boolean printHashes) {
         SimOptions options(long seed) {
             SimOptions o = servers == 1 ? SimOptions.fromSeed(seed, ticks, disk)
                     : SimOptions.fromSeed(seed, ticks, disk, servers, variant);
@@ -115,6 +119,7 @@ public final class SimMain {
         ShardReport report = new ShardReport(plan);
         long start = System.nanoTime();
         List<SimResult> failures = new ArrayList<>();
+        Coverage.Tally coverage = new Coverage.Tally();
         long ops = 0;
         long crashes = 0;
         long restarts = 0;
@@ -128,6 +133,11 @@ public final class SimMain {
             restarts += r.stats().restartsCompared();
             reads += r.stats().readsChecked();
             events += r.stats().eventsChecked();
+            coverage.add(r);
+            if (shape.printHashes()) {
+                // One line per seed: diffing two runs' lines proves a refactoring kept every trace.
+                out.printf("hash %d %016x %d%n", first + i, r.traceHash(), r.traceEvents());
+            }
             if (!r.ok()) {
                 failures.add(r);
                 if (failures.size() <= 3) {
@@ -146,6 +156,7 @@ public final class SimMain {
         out.printf(Locale.ROOT, "summary: %d seeds in %.1f s (%.1f seeds/s), %d client ops, %d NodeCrash, "
                 + "%d recoveries compared, %d reads and %d watch events checked, %d failures%n", count, seconds,
                 count / seconds, ops, crashes, restarts, reads, events, failures.size());
+        out.print(coverage.table());
         for (SimResult r : failures) {
             out.println("  failed seed " + r.options().seed() + " (" + r.violation().property() + "): "
                     + r.replayCommand());
@@ -168,7 +179,7 @@ public final class SimMain {
         System.err.println("sim: " + problem);
         System.err.println("usage: SimMain [--seed N] [--seeds COUNT] [--ticks T] [--disk honest|lying-sync] "
                 + "[--trace] [--history FILE.edn] [--progress-every K] [--servers N] [--variant Zab|ZabAc|ZabAa|ZabCt|ZabCT] "
-                + "[--break-fault-assumption] [--shard i/N] [--result FILE.json]");
+                + "[--break-fault-assumption] [--hashes] [--shard i/N] [--result FILE.json]");
         System.exit(2);
     }
 }

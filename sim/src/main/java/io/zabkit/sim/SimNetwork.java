@@ -147,6 +147,14 @@ final class SimNetwork {
         up.put(address, true);
     }
 
+    /** Resets one connection (a targeted fault), as a random break would. */
+    void reset(long connId, String why) {
+        Connection c = connections.get(connId);
+        if (c != null) {
+            breakConnection(c, why);
+        }
+    }
+
     /** Draws a random connection break (a reset) for each open connection. */
     void maybeBreakConnections() {
         if (options.connectionBreakProbability() <= 0) {

@@ -37,6 +37,7 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
     private final Consumer<List<Txn>> proposed;
     private final SimPeerNetwork peers;
     private final Consumer<Txn> applied;
+    private Coverage coverage;
     private final SimDisk logDisk;
     private final SimDisk snapshotDisk;
     private final Deque<SyncInFlight> syncs = new ArrayDeque<>();
@@ -180,10 +181,18 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
 
     // ------------------------------------------------------------------ SimPeerNetwork.Peer
 
+    /** Counts the protocol branches the messages this server receives reach. */
+    void observe(Coverage coverage) {
+        this.coverage = coverage;
+    }
+
     @Override
     public void peerMessage(long from, Message m) {
         if (core == null) {
             return;
+        }
+        if (coverage != null) {
+            countBranch(m);
         }
         core.peerMessage(from, m);
         processReady();
@@ -196,6 +205,33 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
         }
         core.peerDisconnected(peer);
         processReady();
+    }
+
+    /** Which branch the message about to be received takes, judged by this server's state. */
+    private void countBranch(Message m) {
+        io.zabkit.zab.Zab z = core.zab();
+        io.zabkit.zab.Message.ServerState state = z.state();
+        if (m instanceof Message.AckEpoch ae && state == io.zabkit.zab.Message.ServerState.LEADING) {
+            if (ae.currentEpoch() < 0 && z.zabState() == io.zabkit.zab.Zab.ZabState.DISCOVERY) {
+                coverage.hit(Coverage.Branch.ACKEPOCH_MINUS_ONE);
+            } else if (ae.currentEpoch() > z.currentEpoch()
+                    || ae.currentEpoch() == z.currentEpoch() && ae.lastZxid() > z.lastLoggedZxid()) {
+                coverage.hit(Coverage.Branch.FOLLOWER_AHEAD_OF_LEADER);
+            }
+        } else if (m instanceof Message.FollowerInfo && state == io.zabkit.zab.Message.ServerState.LOOKING) {
+            coverage.hit(Coverage.Branch.FOLLOWERINFO_FINALIZE_WAIT);
+        } else if (m instanceof Message.Diff) {
+            coverage.hit(Coverage.Branch.DIFF);
+        } else if (m instanceof Message.Trunc) {
+            coverage.hit(Coverage.Branch.TRUNC);
+        } else if (m instanceof Message.Snap s) {
+            coverage.hit(Coverage.Branch.SNAP);
+            if (s.zxid() < core.lastProcessedZxid()) {
+                coverage.hit(Coverage.Branch.SNAP_BEHIND_APPLIED);
+            }
+        } else if (m instanceof Message.Proposal p && z.isServingFollower() && options.variant().acksFromMemory()) {
+            coverage.hit(p.fast() ? Coverage.Branch.FAST_PROPOSAL : Coverage.Branch.FAST_FALLBACK);
+        }
     }
 
     // ------------------------------------------------------------------ the Ready loop

@@ -45,7 +45,9 @@ record SimOptions(
         Variant variant,
         int committedLogCount,
         boolean honourFaultAssumption,
-        double powerLossProbability) {
+        double powerLossProbability,
+        double discoveryCrashProbability,
+        double clientMoveProbability) {
 
     static final int TICK_TIME_MS = 100;
 
@@ -81,7 +83,7 @@ record SimOptions(
                 p.pick(0.0, 0.5, 0.9),
                 p.pick(0.0, 0.0, 0.001, 0.01),
                 diskMode,
-                1, 0.0, 0, 0.0, 1, Variant.Zab, ZabConfig.COMMITTED_LOG_COUNT, true, 0.0);
+                1, 0.0, 0, 0.0, 1, Variant.Zab, ZabConfig.COMMITTED_LOG_COUNT, true, 0.0, 0.0, 0.0);
     }
 
     /**
@@ -101,13 +103,19 @@ record SimOptions(
         double peerLinkDelayMean = p.pick(0.0, 0.5, 2.0);
         int peerLinkDelayMax = p.pick(new Integer[] {2, 5, 10});
         int committedLog = p.pick(new Integer[] {3, 30, ZabConfig.COMMITTED_LOG_COUNT});
+        // Targeted scenarios, from a third stream so that the draws above keep their meaning; half the
+        // seeds run without each, and keep the traces they had before the scenario existed.
+        Prng targeted = new Prng(seed ^ 0x7A4B1C3DL);
+        double discoveryCrash = targeted.pick(0.0, 0.0, 0.1, 0.3);
+        double clientMove = targeted.pick(0.0, 0.0, 0.5, 1.0);
         return new SimOptions(base.seed, base.ticksMax, 1_500, base.msPerTick, base.clientCount, base.pipelineDepth,
                 base.sessionTimeoutMs, base.reconnectDelayTicksMax, base.opProbability, base.clientPauseProbability,
                 base.clientPauseTicksMax, base.keyCount, base.writeFraction, base.multiProbability,
                 base.closeSessionProbability, crash, restartDelay, base.tornWriteProbability, base.syncDelayTicksMean,
                 base.syncDelayTicksMax, base.snapCount, base.snapRetainCount, clientDelayMean, clientDelayMax,
                 base.splitProbability, base.coalesceProbability, base.connectionBreakProbability, diskMode, servers,
-                partition, partitionTicks, peerLinkDelayMean, peerLinkDelayMax, variant, committedLog, true, crash / 10);
+                partition, partitionTicks, peerLinkDelayMean, peerLinkDelayMax, variant, committedLog, true, crash / 10,
+                discoveryCrash, clientMove);
     }
 
     /** The same run with power losses of the whole ensemble at this rate per tick (and nothing else changed). */
@@ -118,7 +126,7 @@ record SimOptions(
                 tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, honourFaultAssumption, probability);
+                committedLogCount, honourFaultAssumption, probability, discoveryCrashProbability, clientMoveProbability);
     }
 
     boolean ensemble() {
@@ -133,7 +141,8 @@ record SimOptions(
                 tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, honourFaultAssumption, powerLossProbability);
+                committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
+                clientMoveProbability);
     }
 
     /**
@@ -149,7 +158,7 @@ record SimOptions(
                 snapRetainCount, delayTicksMean,
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, false, powerLossProbability);
+                committedLogCount, false, powerLossProbability, discoveryCrashProbability, clientMoveProbability);
     }
 
     /** The VOPR-style header: the seed and every option it drew, one line. */
@@ -162,14 +171,16 @@ record SimOptions(
                         + "snapRetainCount=%d delayTicksMean=%.1f delayTicksMax=%d splitProbability=%.2f "
                         + "coalesceProbability=%.2f connectionBreakProbability=%.3f diskMode=%s servers=%d "
                         + "partitionProbability=%.3f partitionTicksMax=%d peerDelayTicksMean=%.1f peerDelayTicksMax=%d "
-                        + "variant=%s committedLogCount=%d honourFaultAssumption=%b powerLossProbability=%.4f",
+                        + "variant=%s committedLogCount=%d honourFaultAssumption=%b powerLossProbability=%.4f "
+                        + "discoveryCrashProbability=%.2f clientMoveProbability=%.2f",
                 seed, ticksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs, reconnectDelayTicksMax,
                 opProbability, clientPauseProbability, clientPauseTicksMax, keyCount, writeFraction, multiProbability,
                 closeSessionProbability, crashProbability, restartDelayTicksMax, tornWriteProbability,
                 syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean, delayTicksMax,
                 splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, honourFaultAssumption, powerLossProbability);
+                committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
+                clientMoveProbability);
     }
 
     SimNetwork.Options network() {

@@ -7,7 +7,7 @@ import java.util.List;
  * two runs of one seed comparable, the figures, and the failure report ready to print.
  */
 record SimResult(SimOptions options, Violation violation, long traceHash, long traceEvents, long ticks,
-                 Stats stats, List<String> lastEvents, History history) {
+                 Stats stats, List<String> lastEvents, History history, Coverage coverage) {
 
     /** Counts that show the run exercised what it claims to. */
     record Stats(long opsInvoked, long opsOk, long opsFail, long opsInfo, long crashes, long restartsCompared,

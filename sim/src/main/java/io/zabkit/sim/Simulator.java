@@ -42,6 +42,9 @@ public final class Simulator {
     private final Map<Integer, Long> restartTicks = new HashMap<>();
     private final EnsembleChecker ensemble;
     private long partitionEndTick = -1;
+    /** A client moves to the server a silent partition cut off, at this tick (-1: none planned). */
+    private long clientMoveTick = -1;
+    private int clientMoveTarget;
     private long partitions;
     private final List<SimClient> clients = new ArrayList<>();
     private final Map<Integer, Integer> eventProcess = new HashMap<>();
@@ -52,6 +55,9 @@ public final class Simulator {
     private final WatchOrderingChecker watches = new WatchOrderingChecker();
     private final EphemeralChecker ephemerals = new EphemeralChecker();
     private final ReadChecker reads;
+    private final Coverage coverage = new Coverage();
+    /** Per session: whether its client last held it on a follower (for SESSION_EXPIRED_VIA_FOLLOWER). */
+    private final Map<Long, Boolean> sessionOnFollower = new HashMap<>();
 
     private long opsInvoked;
     private long opsOk;
@@ -104,6 +110,7 @@ public final class Simulator {
         }
         for (SimNode n : nodes) {
             network.attach(n.address(), n);
+            n.observe(coverage);
         }
         Workload workload = new Workload(options.workload());
         ClientCodec codec = new ClientCodec(config.maxBufferBytes());
@@ -148,7 +155,7 @@ public final class Simulator {
         }
         history.ended(digests.committedChain());
         return new SimResult(options, violation, trace.hash(), trace.events(), clock.tick(), stats(),
-                trace.lastLines(), history);
+                trace.lastLines(), history, coverage);
     }
 
     // ------------------------------------------------------------------
@@ -157,7 +164,9 @@ public final class Simulator {
         clock.advance();
         if (faultsOn) {
             maybeCrashOrRestart();
+            maybeCrashLeaderInDiscovery();
             maybePartition();
+            maybeMoveClient();
             network.maybeBreakConnections();
             if (peers != null) {
                 peers.maybeBreakLinks();
@@ -198,8 +207,10 @@ public final class Simulator {
         if (options.ensemble() && faults.chance(options.powerLossProbability())) {
             // Power loss of the whole ensemble (the campaigns' "kill all"): classic Zab must lose nothing.
             trace.event("NodeCrash", "power loss: every server at once");
+            coverage.hit(Coverage.Branch.POWER_LOSS);
             for (SimNode n : nodes) {
                 if (n.isUp() && mayCrash(n)) {
+                    countCrash(n);
                     history.nemesis("NodeCrash", ":node" + n.address());
                     n.crash();
                     restartTicks.put(n.address(), clock.tick() + faults.between(1, options.restartDelayTicksMax()));
@@ -208,12 +219,71 @@ public final class Simulator {
         }
         for (SimNode n : nodes) {
             if (n.isUp() && faults.chance(options.crashProbability()) && mayCrash(n)) {
+                countCrash(n);
                 history.nemesis("NodeCrash", ":node" + n.address());
                 n.crash();
                 restartTicks.put(n.address(), clock.tick() + faults.between(1, options.restartDelayTicksMax()));
             } else if (!n.isUp() && clock.tick() >= restartTicks.getOrDefault(n.address(), 0L)) {
                 restart(n);
             }
+        }
+    }
+
+    /**
+     * Targeted: a leader crashes after its LEADERINFO went out and before a quorum promised (in-flight
+     * LEADERINFOs are lost, so some followers accepted the epoch and others not: the next leader may
+     * propose the same epoch, answered with ACKEPOCH -1).
+     */
+    private void maybeCrashLeaderInDiscovery() {
+        if (options.discoveryCrashProbability() <= 0) {
+            return;
+        }
+        for (SimNode n : nodes) {
+            if (n.isUp() && leaderInfoSent(n.core().zab()) && faults.chance(options.discoveryCrashProbability())
+                    && mayCrash(n)) {
+                countCrash(n);
+                history.nemesis("NodeCrash", ":node" + n.address());
+                n.crash();
+                restartTicks.put(n.address(), clock.tick() + faults.between(1, options.restartDelayTicksMax()));
+            }
+        }
+    }
+
+    private static boolean leaderInfoSent(io.zabkit.zab.Zab zab) {
+        return zab.state() == io.zabkit.zab.Message.ServerState.LEADING
+                && zab.zabState() == io.zabkit.zab.Zab.ZabState.DISCOVERY && zab.acceptedEpoch() > zab.currentEpoch();
+    }
+
+    /**
+     * Targeted: while a silent partition holds one server cut off (still serving until its timeouts
+     * notice), a client that has seen the majority's newer zxids is forced onto it: the server must
+     * refuse it (lastZxidSeen) rather than serve it an older state.
+     */
+    private void maybeMoveClient() {
+        if (clientMoveTick < 0 || clock.tick() < clientMoveTick) {
+            return;
+        }
+        clientMoveTick = -1;
+        if (peers == null || !peers.partitioned()) {
+            return;
+        }
+        for (SimClient c : clients) {
+            if (c.server() != clientMoveTarget) {
+                trace.event("client.move", "client " + c.address() + " forced onto cut-off server " + clientMoveTarget);
+                c.moveTo(clientMoveTarget);
+                return;
+            }
+        }
+    }
+
+    /** Which window of the protocol a crash hits. */
+    private void countCrash(SimNode n) {
+        io.zabkit.zab.Zab zab = n.core().zab();
+        if (zab.lastPersisted() < zab.lastLoggedZxid()) {
+            coverage.hit(Coverage.Branch.CRASH_UNSYNCED_LOG);
+        }
+        if (leaderInfoSent(zab)) {
+            coverage.hit(Coverage.Branch.LEADER_CRASH_IN_DISCOVERY); // LEADERINFO went out, no ACKEPOCH quorum yet
         }
     }
 
@@ -271,6 +341,13 @@ public final class Simulator {
                 + (silently ? " (silently: links hold, timeouts must notice)" : " (links break)"));
         peers.partition(side, all, silently);
         partitions++;
+        if (silently) {
+            coverage.hit(Coverage.Branch.PARTITION_SILENT);
+            if (side.size() == 1 && options.clientMoveProbability() > 0 && faults.chance(options.clientMoveProbability())) {
+                clientMoveTick = clock.tick() + faults.between(5, 50);
+                clientMoveTarget = side.iterator().next();
+            }
+        }
         partitionEndTick = clock.tick() + faults.between(1, options.partitionTicksMax());
     }
 
@@ -489,11 +566,17 @@ public final class Simulator {
         public void sessionStarted(SimClient client, long sessionId, boolean resumed) {
             // a resumed session's :connect tells the history checker its watches were re-set by SetWatches
             history.session(eventProcess.get(client.address()), "connect", sessionId);
+            ServerCore core = coreOf(client.server());
+            sessionOnFollower.put(sessionId, core != null && core.zab().isServingFollower());
         }
 
         @Override
         public void sessionEnded(SimClient client, long sessionId, boolean expired) {
             if (expired) {
+                coverage.hit(Coverage.Branch.SESSION_EXPIRED);
+                if (sessionOnFollower.getOrDefault(sessionId, false)) {
+                    coverage.hit(Coverage.Branch.SESSION_EXPIRED_VIA_FOLLOWER);
+                }
                 history.sessionExpired(eventProcess.get(client.address()), sessionId, digests.closeSessionZxid(sessionId));
             }
             ephemerals.sessionEnded(sessionId, expired, coreOf(client.server()));
@@ -502,6 +585,11 @@ public final class Simulator {
         @Override
         public void disconnected(SimClient client, long connId) {
             watches.disconnected(connId);
+            ServerCore core = coreOf(client.server());
+            if (client.handshaking() && core != null && core.zab().isServing()
+                    && client.lastZxidSeen() > core.lastProcessedZxid()) {
+                coverage.hit(Coverage.Branch.CLIENT_REFUSED_LAST_ZXID); // ServerCore refuses such a session
+            }
         }
 
         private String eventName(int type) {

@@ -1,0 +1,386 @@
+package io.zabkit.zab;
+
+import io.zabkit.storage.Snapshot;
+import io.zabkit.txn.Txn;
+import io.zabkit.zab.Message.Ack;
+import io.zabkit.zab.Message.AckEpoch;
+import io.zabkit.zab.Message.Commit;
+import io.zabkit.zab.Message.Diff;
+import io.zabkit.zab.Message.FollowerInfo;
+import io.zabkit.zab.Message.LeaderInfo;
+import io.zabkit.zab.Message.NewLeader;
+import io.zabkit.zab.Message.Ping;
+import io.zabkit.zab.Message.Proposal;
+import io.zabkit.zab.Message.ServerState;
+import io.zabkit.zab.Message.Snap;
+import io.zabkit.zab.Message.SyncReply;
+import io.zabkit.zab.Message.Trunc;
+import io.zabkit.zab.Message.UpToDate;
+import io.zabkit.zab.Zab.ZabState;
+import java.io.IOException;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * FOLLOWING one leader: discovery (FOLLOWERINFO, LEADERINFO, ACKEPOCH), synchronization (DIFF/TRUNC/SNAP,
+ * the proposals after it, NEWLEADER and its ACK once durable, UPTODATE) and broadcast (PROPOSAL, ACK,
+ * COMMIT). Handlers are named after spec/Zab.tla's actions.
+ */
+final class Following extends Role {
+    private static final long FOLLOWERINFO_RESEND_MS = 200;
+
+    private final long leader;
+    private final FastRules fastRules;
+    private long leaderLastHeardMs;
+    private long nextFollowerInfoMs;
+    private boolean gotLeaderInfo;
+    /** NEWLEADER arrived with this zxid; the ACK goes once the history is durable up to it. */
+    private long newLeaderZxid = -1;
+    private boolean ackedNewLeader;
+    /** The highest zxid this follower ACKed; invariant: only grows. */
+    private long lastAckSent = -1;
+    /** Fast proposals received and not yet delivered, by zxid. */
+    private final TreeMap<Long, Boolean> receivedFast = new TreeMap<>();
+    /**
+     * A SNAP behind this server's applied state (a just-recovered leader applied only its snapshot):
+     * the leader's proposals up to here are ones this server already applied, and are skipped; -1 when
+     * none are to be skipped. {@code skippedTo}: the last one skipped.
+     */
+    private long skipThrough = -1;
+    private long skippedTo = -1;
+    /** Ack-to-all variants: the highest zxid each other server acknowledged to us. */
+    private final Map<Long, Long> peerAcks = new TreeMap<>();
+
+    Following(Zab zab, long leader) {
+        super(zab, ZabState.DISCOVERY);
+        assert leader != zab.self && leader >= 0 : "following " + leader;
+        this.leader = leader;
+        this.fastRules = new FastRules(zab.config);
+        this.leaderLastHeardMs = zab.nowMs;
+    }
+
+    @Override
+    ServerState state() {
+        return ServerState.FOLLOWING;
+    }
+
+    @Override
+    long leaderId() {
+        return leader;
+    }
+
+    void start() {
+        sendFollowerInfo();
+    }
+
+    @Override
+    void receive(long from, Message m) {
+        if (from == leader) {
+            leaderLastHeardMs = zab.nowMs;
+            receiveFromLeader(m);
+        } else if (m instanceof Ack a && zab.config.variant().acksToAll()) {
+            followerProcessPeerAck(from, a);
+        } else {
+            zab.discardStale(from, m);
+        }
+    }
+
+    private void receiveFromLeader(Message m) {
+        if (m instanceof LeaderInfo li) {
+            followerProcessLeaderInfo(li);
+        } else if (m instanceof Diff d) {
+            followerProcessDiff(d);
+        } else if (m instanceof Trunc t) {
+            followerProcessTrunc(t);
+        } else if (m instanceof Snap s) {
+            followerProcessSnap(s);
+        } else if (m instanceof Proposal p) {
+            followerProcessProposal(p);
+        } else if (m instanceof NewLeader nl) {
+            followerProcessNewLeader(nl);
+        } else if (m instanceof UpToDate u) {
+            followerProcessUpToDate(u);
+        } else if (m instanceof Commit c) {
+            followerProcessCommit(c.zxid());
+        } else if (m instanceof Ping) {
+            zab.effects.send(leader, new Ping(zab.replica.drainTouchedSessions()));
+        } else if (m instanceof SyncReply r) {
+            zab.replica.syncReplied(r.sessionId(), r.cxid(), r.zxid());
+        } else {
+            zab.discardStale(leader, m);
+        }
+    }
+
+    @Override
+    void peerDisconnected(long peer) {
+        if (peer == leader) {
+            zab.lookForLeader("the link to leader " + peer + " broke");
+            return;
+        }
+        peerAcks.remove(peer);
+    }
+
+    @Override
+    void persisted() {
+        followerAfterPersist();
+    }
+
+    @Override
+    boolean isFast(long zxid) {
+        return receivedFast.containsKey(zxid);
+    }
+
+    @Override
+    void delivered(long zxid) {
+        receivedFast.remove(zxid);
+    }
+
+    @Override
+    void resetLinks() {
+        zab.effects.resetLink(leader);
+    }
+
+    // ================================================================== discovery
+
+    private void sendFollowerInfo() {
+        nextFollowerInfoMs = zab.nowMs + FOLLOWERINFO_RESEND_MS;
+        zab.effects.send(leader, new FollowerInfo(zab.acceptedEpoch, zab.history.lastZxid()));
+    }
+
+    private void followerProcessLeaderInfo(LeaderInfo li) {
+        if (gotLeaderInfo) {
+            return;
+        }
+        gotLeaderInfo = true;
+        long e = li.newEpoch();
+        if (e < zab.acceptedEpoch) {
+            zab.lookForLeader("leader " + leader + " proposed epoch " + e + " below our acceptedEpoch "
+                    + zab.acceptedEpoch);
+            return;
+        }
+        boolean fresh = e > zab.acceptedEpoch;
+        if (fresh) {
+            zab.acceptedEpoch = e;
+            zab.effects.storeEpochs(zab.acceptedEpoch, zab.currentEpoch); // durable before ACKEPOCH leaves
+        }
+        // An epoch we had already accepted is answered with -1: it must not count toward the quorum.
+        zab.effects.send(leader, new AckEpoch(fresh ? zab.currentEpoch : -1, zab.history.lastZxid()));
+        zabState = ZabState.SYNCHRONIZATION;
+    }
+
+    // ================================================================== synchronization
+
+    private void followerProcessDiff(Diff d) {
+        if (d.zxid() != zab.history.lastZxid()) {
+            zab.lookForLeader("DIFF after " + Txn.zxidString(d.zxid()) + " but our history ends at "
+                    + Txn.zxidString(zab.history.lastZxid()));
+        }
+    }
+
+    private void followerProcessTrunc(Trunc t) {
+        long z = t.zxid();
+        long processed = zab.replica.lastProcessedZxid();
+        if (z < processed) {
+            throw new IllegalStateException("TRUNC to " + Txn.zxidString(z) + " below what this server applied ("
+                    + Txn.zxidString(processed) + "): committed state would be lost");
+        }
+        zab.history.truncateAfter(z);
+        zab.effects.truncateLog(z);
+        zab.lastPersisted = Math.min(zab.lastPersisted, z);
+        zab.lastCommitted = Math.min(zab.lastCommitted, Math.max(z, processed));
+    }
+
+    private void followerProcessSnap(Snap s) {
+        long applied = zab.replica.lastProcessedZxid();
+        if (s.zxid() < applied) {
+            followerKeepAppliedState(s.zxid(), applied);
+            return;
+        }
+        Snapshot snapshot = new Snapshot(s.zxid(), s.snapshot());
+        try {
+            zab.replica.install(snapshot);
+        } catch (IOException e) {
+            zab.lookForLeader("the leader's SNAP at " + Txn.zxidString(s.zxid()) + " is unreadable: " + e.getMessage());
+            return;
+        }
+        zab.history.resetTo(s.zxid());
+        zab.effects.installSnapshot(snapshot);
+        zab.lastPersisted = s.zxid();
+        zab.lastCommitted = s.zxid();
+    }
+
+    /**
+     * A SNAP older than what this server applied: a leader applies only what it committed, so one just
+     * recovered from its snapshot sends that snapshot and its whole log after it. Installing it would
+     * drop committed transactions this server applied (and its own newer snapshot holds); instead keep
+     * the applied state, drop the log after it (only uncommitted entries: TRUNC to lastProcessed) and
+     * skip the leader's proposals up to it. Sound because every committed transaction is in the new
+     * leader's history, with the same prefix: the leader's proposals must pass exactly through
+     * {@code applied}, which {@link #followerProcessProposal} checks.
+     */
+    private void followerKeepAppliedState(long snapZxid, long applied) {
+        assert snapZxid < applied && skipThrough < 0 : "SNAP at " + Txn.zxidString(snapZxid);
+        Zab.LOG.log(System.Logger.Level.INFO, "server {0}: SNAP at {1} is behind our applied {2}: keeping ours",
+                zab.self, Txn.zxidString(snapZxid), Txn.zxidString(applied));
+        zab.history.truncateAfter(applied);
+        zab.effects.truncateLog(applied);
+        zab.lastPersisted = Math.min(zab.lastPersisted, applied);
+        skipThrough = applied;
+        skippedTo = snapZxid;
+    }
+
+    private void followerProcessNewLeader(NewLeader nl) {
+        if (skipThrough >= 0 && skippedTo != skipThrough) {
+            zab.lookForLeader("NEWLEADER at " + Txn.zxidString(nl.zxid()) + " but the leader's history after its SNAP"
+                    + " ended at " + Txn.zxidString(skippedTo) + ", before our applied " + Txn.zxidString(skipThrough));
+            return;
+        }
+        skipThrough = -1;
+        if (nl.zxid() != zab.history.lastZxid()) {
+            zab.lookForLeader("NEWLEADER at " + Txn.zxidString(nl.zxid()) + " but our synced history ends at "
+                    + Txn.zxidString(zab.history.lastZxid()));
+            return;
+        }
+        newLeaderZxid = nl.zxid();
+        followerAfterPersist();
+    }
+
+    /** The history became durable further: the ACK of NEWLEADER, then ACKs of proposals, and delivery. */
+    private void followerAfterPersist() {
+        if (newLeaderZxid < 0) {
+            return;
+        }
+        boolean ackingNewLeader = false;
+        if (!ackedNewLeader) {
+            if (zab.lastPersisted < newLeaderZxid) {
+                return; // the ACK of NEWLEADER waits until the synced history is on disk
+            }
+            // Only now the new currentEpoch: on disk it vouches for the history (ZOOKEEPER-4643).
+            zab.currentEpoch = zab.acceptedEpoch;
+            zab.effects.storeEpochs(zab.acceptedEpoch, zab.currentEpoch);
+            ackedNewLeader = true;
+            ackingNewLeader = true;
+        }
+        long z = zab.selfAck();
+        if (ackingNewLeader || z > lastAckSent && !fastRules.leftToTheCoin(zab.history, receivedFast, lastAckSent, z)) {
+            followerSendAck(z); // classic: ACK what is now durable; coin toss leaves fast ones to the coin
+        }
+        followerFastCommits();
+        zab.deliverCommitted();
+    }
+
+    private void followerProcessUpToDate(UpToDate u) {
+        if (!ackedNewLeader) {
+            zab.lookForLeader("UPTODATE before our ACK of NEWLEADER");
+            return;
+        }
+        zabState = ZabState.BROADCAST;
+        followerProcessCommit(u.zxid());
+        zab.replica.startServing(false);
+    }
+
+    // ================================================================== broadcast
+
+    /** Follower logs a PROPOSAL; it ACKs once durable (classic) or at once (fast variants). */
+    private void followerProcessProposal(Proposal p) {
+        Txn t = p.txn();
+        if (skipThrough >= 0 && !followerSkipApplied(t.zxid())) {
+            return;
+        }
+        if (t.zxid() <= zab.history.lastZxid()) {
+            zab.lookForLeader("PROPOSAL " + Txn.zxidString(t.zxid()) + " does not extend our history at "
+                    + Txn.zxidString(zab.history.lastZxid()));
+            return;
+        }
+        zab.history.append(t);
+        zab.effects.log(t);
+        if (!p.fast() || !ackedNewLeader) {
+            return;
+        }
+        receivedFast.put(t.zxid(), Boolean.TRUE);
+        if (fastRules.followerAcksAtOnce(zab.coin)) {
+            followerSendAck(zab.selfAck());
+        }
+        followerFastCommits();
+        zab.deliverCommitted();
+    }
+
+    /**
+     * After a SNAP behind our applied state: true when the proposal is to be logged, false when it is
+     * one we applied (skipped) or shows the leader's history does not pass through our applied state.
+     */
+    private boolean followerSkipApplied(long zxid) {
+        assert zabState == ZabState.SYNCHRONIZATION : "skipping applied proposals after the sync";
+        if (zxid <= skipThrough) {
+            skippedTo = zxid;
+            return false;
+        }
+        if (skippedTo != skipThrough) {
+            zab.lookForLeader("the leader's history after its SNAP skips from " + Txn.zxidString(skippedTo) + " to "
+                    + Txn.zxidString(zxid) + ", past our applied " + Txn.zxidString(skipThrough));
+            return false;
+        }
+        skipThrough = -1;
+        return true;
+    }
+
+    private void followerSendAck(long z) {
+        if (z <= lastAckSent) {
+            return;
+        }
+        lastAckSent = z;
+        Ack ack = new Ack(zab.currentEpoch, z);
+        zab.effects.send(leader, ack);
+        if (zab.config.variant().acksToAll()) {
+            for (long peer : zab.config.voters()) {
+                if (peer != zab.self && peer != leader) {
+                    zab.effects.send(peer, ack);
+                }
+            }
+        }
+    }
+
+    private void followerProcessCommit(long zxid) {
+        if (zxid > zab.lastCommitted) {
+            zab.lastCommitted = Math.min(zxid, zab.history.lastZxid());
+        }
+        followerFastCommits(); // a COMMIT of a classic proposal may unblock fast ones behind it
+        zab.deliverCommitted();
+    }
+
+    /** The fast variants' own commit rules, re-evaluated whenever what they depend on moves. */
+    private void followerFastCommits() {
+        if (!ackedNewLeader) {
+            return;
+        }
+        long reach = fastRules.followerCommitReach(zab.history.lastZxid(), zab.selfAck(), leader, peerAcks);
+        zab.lastCommitted = FastRules.commitFastRun(zab.history, receivedFast, zab.lastCommitted, reach);
+    }
+
+    /** ZabAa/ZabCT: another follower's ACK; the leader's PROPOSAL counts as its ACK. */
+    private void followerProcessPeerAck(long from, Ack a) {
+        if (a.epoch() != zab.currentEpoch) {
+            return;
+        }
+        peerAcks.merge(from, a.zxid(), Math::max);
+        followerFastCommits();
+        zab.deliverCommitted();
+    }
+
+    @Override
+    void tick() {
+        ZabConfig config = zab.config;
+        long limit = (long) (zabState == ZabState.BROADCAST ? config.syncLimitTicks() : config.initLimitTicks())
+                * zab.tickTimeMs;
+        if (zab.nowMs - leaderLastHeardMs > limit) {
+            zab.lookForLeader("leader " + leader + " silent for " + (zab.nowMs - leaderLastHeardMs) + " ms");
+            return;
+        }
+        if (zabState == ZabState.DISCOVERY && !gotLeaderInfo && zab.nowMs >= nextFollowerInfoMs) {
+            sendFollowerInfo(); // the leader may still have been finalizing its election
+        }
+        if (zabState == ZabState.BROADCAST && config.variant().coinToss()) {
+            followerSendAck(zab.selfAck()); // the coin-toss fallback: a cumulative ACK when idle
+        }
+    }
+}

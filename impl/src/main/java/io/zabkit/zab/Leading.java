@@ -1,0 +1,414 @@
+package io.zabkit.zab;
+
+import io.zabkit.storage.Snapshot;
+import io.zabkit.txn.Txn;
+import io.zabkit.zab.LearnerProgress.Learner;
+import io.zabkit.zab.Message.Ack;
+import io.zabkit.zab.Message.AckEpoch;
+import io.zabkit.zab.Message.Commit;
+import io.zabkit.zab.Message.Diff;
+import io.zabkit.zab.Message.FollowerInfo;
+import io.zabkit.zab.Message.Forward;
+import io.zabkit.zab.Message.LeaderInfo;
+import io.zabkit.zab.Message.NewLeader;
+import io.zabkit.zab.Message.Ping;
+import io.zabkit.zab.Message.Proposal;
+import io.zabkit.zab.Message.ServerState;
+import io.zabkit.zab.Message.Snap;
+import io.zabkit.zab.Message.SyncReply;
+import io.zabkit.zab.Message.SyncRequest;
+import io.zabkit.zab.Message.Trunc;
+import io.zabkit.zab.Message.UpToDate;
+import io.zabkit.zab.Zab.ZabState;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * LEADING: discovery (a quorum of FOLLOWERINFO, a new epoch in LEADERINFO, a quorum of ACKEPOCH),
+ * synchronization (DIFF/TRUNC/SNAP and NEWLEADER per learner, a quorum of ACKLD) and broadcast
+ * (PROPOSAL, a quorum of ACK, COMMIT). Handlers are named after spec/Zab.tla's actions.
+ */
+final class Leading extends Role {
+    private final LearnerProgress learners;
+    private final FastRules fastRules;
+    /** The epoch this leader proposed in LEADERINFO (0 until a quorum of FOLLOWERINFO). */
+    private long leaderEpoch;
+    private long infoMaxEpoch;
+    /** The last zxid of the leader's initial history (what NEWLEADER establishes). */
+    private long initialHistoryZxid;
+    /** The leader took its epoch and began to sync learners; invariant: then currentEpoch == leaderEpoch. */
+    private boolean syncStarted;
+    private final long roleStartMs;
+    private long nextPingMs;
+    /** Proposals of this epoch made under a fast variant and not yet committed, by zxid; absent means classic. */
+    private final TreeMap<Long, Boolean> fastProposals = new TreeMap<>();
+
+    Leading(Zab zab) {
+        super(zab, ZabState.DISCOVERY);
+        this.learners = new LearnerProgress(zab.self, zab.config);
+        this.fastRules = new FastRules(zab.config);
+        this.roleStartMs = zab.nowMs;
+        this.nextPingMs = zab.nowMs;
+    }
+
+    @Override
+    ServerState state() {
+        return ServerState.LEADING;
+    }
+
+    @Override
+    long leaderId() {
+        return zab.self;
+    }
+
+    /** Just elected: answer the FOLLOWERINFOs that came during the finalize wait. */
+    void start(Map<Long, FollowerInfo> early) {
+        for (Map.Entry<Long, FollowerInfo> e : early.entrySet()) {
+            leaderProcessFollowerInfo(e.getKey(), e.getValue());
+        }
+        leaderMaybeProposeEpoch();
+    }
+
+    /** A standalone server: its own quorum, so it establishes its epoch at once. */
+    void establishStandalone() {
+        assert zab.config.standaloneFor(zab.self);
+        leaderEpoch = zab.currentEpoch;
+        initialHistoryZxid = zab.history.lastZxid();
+        syncStarted = true;
+        establish();
+    }
+
+    @Override
+    void receive(long from, Message m) {
+        Learner l = learners.get(from);
+        if (l != null) {
+            l.lastHeardMs = zab.nowMs;
+        }
+        if (m instanceof FollowerInfo fi) {
+            leaderProcessFollowerInfo(from, fi);
+        } else if (m instanceof AckEpoch ae) {
+            leaderProcessAckEpoch(from, ae);
+        } else if (m instanceof Ack a) {
+            leaderProcessAck(from, a);
+        } else if (m instanceof Ping p) {
+            leaderProcessPing(p);
+        } else if (m instanceof Forward f) {
+            leaderProcessForward(from, f);
+        } else if (m instanceof SyncRequest s) {
+            leaderProcessSync(from, s);
+        } else {
+            zab.discardStale(from, m);
+        }
+    }
+
+    @Override
+    void peerDisconnected(long peer) {
+        Learner l = learners.remove(peer);
+        if (l != null) {
+            Zab.LOG.log(System.Logger.Level.INFO, "server {0}: lost learner {1}", zab.self, peer);
+            leaderCheckQuorum("learner " + peer + " disconnected");
+        }
+    }
+
+    @Override
+    void persisted() {
+        if (zabState == ZabState.SYNCHRONIZATION) {
+            leaderMaybeStartSync();
+        } else {
+            leaderMaybeCommit();
+        }
+    }
+
+    @Override
+    boolean isFast(long zxid) {
+        return fastProposals.containsKey(zxid);
+    }
+
+    @Override
+    void resetLinks() {
+        for (Learner l : learners.all()) {
+            zab.effects.resetLink(l.id);
+        }
+    }
+
+    // ================================================================== discovery
+
+    private void leaderProcessFollowerInfo(long from, FollowerInfo fi) {
+        if (learners.contains(from)) {
+            return; // a re-sent FOLLOWERINFO; a real re-registration comes after a disconnect
+        }
+        Learner l = learners.add(from, zab.nowMs);
+        l.acceptedEpoch = fi.acceptedEpoch();
+        l.lastZxid = fi.lastZxid();
+        if (leaderEpoch != 0) {
+            if (fi.acceptedEpoch() > leaderEpoch) {
+                Zab.LOG.log(System.Logger.Level.WARNING, "server {0}: learner {1} accepted epoch {2} beyond ours ({3})",
+                        zab.self, from, fi.acceptedEpoch(), leaderEpoch);
+            }
+            zab.effects.send(from, new LeaderInfo(leaderEpoch)); // epoch already proposed: answer at once
+            return;
+        }
+        infoMaxEpoch = Math.max(infoMaxEpoch, fi.acceptedEpoch());
+        leaderMaybeProposeEpoch();
+    }
+
+    /** With a quorum of FOLLOWERINFO (itself included), the leader picks an epoch above all accepted ones. */
+    private void leaderMaybeProposeEpoch() {
+        if (leaderEpoch != 0 || !learners.isQuorum(l -> true)) {
+            return;
+        }
+        leaderEpoch = Math.max(infoMaxEpoch, zab.acceptedEpoch) + 1;
+        zab.acceptedEpoch = leaderEpoch;
+        zab.effects.storeEpochs(zab.acceptedEpoch, zab.currentEpoch);
+        for (Learner l : learners.all()) {
+            zab.effects.send(l.id, new LeaderInfo(leaderEpoch));
+        }
+    }
+
+    private void leaderProcessAckEpoch(long from, AckEpoch ae) {
+        Learner l = learners.get(from);
+        if (l == null || l.ackedEpoch || leaderEpoch == 0) {
+            zab.discardStale(from, ae);
+            return;
+        }
+        boolean fresh = ae.currentEpoch() >= 0;
+        boolean ahead = fresh && (ae.currentEpoch() > zab.currentEpoch
+                || (ae.currentEpoch() == zab.currentEpoch && ae.lastZxid() > zab.history.lastZxid()));
+        if (ahead) {
+            zab.lookForLeader("follower " + from + " is ahead of this leader (epoch " + ae.currentEpoch() + ", zxid "
+                    + Txn.zxidString(ae.lastZxid()) + ")");
+            return;
+        }
+        l.ackedEpoch = true;
+        l.fresh = fresh;
+        l.lastZxid = ae.lastZxid();
+        if (zabState == ZabState.DISCOVERY) {
+            List<Long> promised = learners.leaderAnd(x -> x.ackedEpoch && x.fresh);
+            if (zab.config.isQuorum(promised)) {
+                zabState = ZabState.SYNCHRONIZATION;
+                initialHistoryZxid = zab.history.lastZxid();
+                Zab.LOG.log(System.Logger.Level.INFO, "server {0}: epoch {1} has a quorum {2}", zab.self, leaderEpoch,
+                        promised);
+                leaderMaybeStartSync();
+            }
+        } else if (syncStarted) {
+            leaderSync(l); // epoch established: sync this late follower at once
+        }
+    }
+
+    /**
+     * The leader takes the new epoch as its currentEpoch only once its own history is durable: a
+     * currentEpoch on disk vouches for the history beside it (ZOOKEEPER-4643 is the follower's side).
+     */
+    private void leaderMaybeStartSync() {
+        if (syncStarted || zab.lastPersisted < initialHistoryZxid) {
+            return;
+        }
+        syncStarted = true;
+        zab.currentEpoch = leaderEpoch;
+        zab.effects.storeEpochs(zab.acceptedEpoch, zab.currentEpoch);
+        for (Learner x : learners.all()) {
+            if (x.ackedEpoch) {
+                leaderSync(x);
+            }
+        }
+        leaderMaybeEstablish();
+    }
+
+    // ================================================================== synchronization
+
+    /** SyncPacket, the history after it, and NEWLEADER; the learner joins the forwarding set. */
+    private void leaderSync(Learner l) {
+        assert syncStarted && zab.currentEpoch == leaderEpoch : "sync before the epoch is taken";
+        long z = l.lastZxid;
+        History history = zab.history;
+        long last = history.lastZxid();
+        List<Txn> txns;
+        if (history.contains(z)) {
+            zab.effects.send(l.id, new Diff(z));
+            txns = history.after(z);
+        } else if (z > last) {
+            zab.effects.send(l.id, new Trunc(last));
+            txns = List.of();
+        } else {
+            Snapshot snap = zab.replica.snapshotOfAppliedState();
+            zab.effects.send(l.id, new Snap(snap.zxid(), snap.data()));
+            txns = history.after(snap.zxid());
+        }
+        for (Txn t : txns) {
+            zab.effects.send(l.id, new Proposal(t, false));
+        }
+        l.newLeaderZxid = last;
+        l.forwarding = true;
+        zab.effects.send(l.id, new NewLeader(last));
+    }
+
+    private void leaderProcessAck(long from, Ack a) {
+        Learner l = learners.get(from);
+        if (l == null || !l.forwarding || a.epoch() != zab.currentEpoch) {
+            zab.discardStale(from, a);
+            return;
+        }
+        l.ackedZxid = Math.max(l.ackedZxid, a.zxid());
+        if (!l.ackedNewLeader && l.ackedZxid >= l.newLeaderZxid) {
+            l.ackedNewLeader = true; // ACKLD
+            if (zabState == ZabState.SYNCHRONIZATION) {
+                leaderMaybeEstablish();
+                return;
+            }
+            if (zabState == ZabState.BROADCAST) {
+                zab.effects.send(l.id, new UpToDate(zab.lastCommitted));
+            }
+        }
+        if (zabState == ZabState.BROADCAST) {
+            leaderMaybeCommit();
+        }
+    }
+
+    /** LeaderProcessACKLD with a quorum: the initial history is committed and broadcast begins. */
+    private void leaderMaybeEstablish() {
+        // syncStarted: the leader's own history is durable, so it counts itself
+        if (!syncStarted || !learners.isQuorum(l -> l.ackedNewLeader)) {
+            return;
+        }
+        establish();
+        for (Learner l : learners.all()) {
+            if (l.ackedNewLeader) {
+                zab.effects.send(l.id, new UpToDate(zab.lastCommitted));
+            }
+        }
+    }
+
+    private void establish() {
+        assert syncStarted && zabState != ZabState.BROADCAST;
+        zabState = ZabState.BROADCAST;
+        Zab.LOG.log(System.Logger.Level.INFO, "server {0}: leading epoch {1}, initial history up to {2}", zab.self,
+                zab.currentEpoch, Txn.zxidString(initialHistoryZxid));
+        zab.advanceCommit(initialHistoryZxid);
+        zab.replica.startServing(true);
+    }
+
+    // ================================================================== broadcast
+
+    /** LeaderPropose: log a new transaction and send it to the forwarding set. */
+    void leaderPropose(Txn txn) {
+        assert zabState == ZabState.BROADCAST;
+        zab.history.append(txn);
+        zab.effects.log(txn);
+        boolean fast = fastRules.leaderProposesFast(learners);
+        if (fast) {
+            fastProposals.put(txn.zxid(), Boolean.TRUE);
+        }
+        for (Learner l : learners.all()) {
+            if (l.forwarding) {
+                zab.effects.send(l.id, new Proposal(txn, fast));
+            }
+        }
+        leaderMaybeCommit();
+    }
+
+    /** The highest zxid a quorum (the leader included) has logged; commits and delivers up to it. */
+    private void leaderMaybeCommit() {
+        if (zabState != ZabState.BROADCAST) {
+            return;
+        }
+        long z = learners.commitReach(zab.selfAck());
+        if (z <= zab.lastCommitted) {
+            zab.deliverCommitted();
+            return;
+        }
+        boolean anyClassic = false;
+        for (Txn t : zab.history.range(zab.lastCommitted, z)) {
+            if (!fastProposals.containsKey(t.zxid())) {
+                anyClassic = true;
+            }
+        }
+        zab.advanceCommit(z);
+        if (zab.config.variant().sendsCommit() || anyClassic) {
+            for (Learner l : learners.all()) {
+                if (l.forwarding) {
+                    zab.effects.send(l.id, new Commit(z));
+                }
+            }
+        }
+        fastProposals.headMap(z, true).clear();
+    }
+
+    private void leaderProcessPing(Ping p) {
+        zab.replica.sessionsAlive(p.sessions());
+    }
+
+    private void leaderProcessForward(long from, Forward f) {
+        if (zabState != ZabState.BROADCAST) {
+            return;
+        }
+        Txn txn;
+        try {
+            txn = zab.replica.prepareForwarded(f, zab.nextZxid());
+        } catch (IOException e) {
+            Zab.LOG.log(System.Logger.Level.WARNING, "server {0}: dropping a malformed request relayed by {1}: {2}",
+                    zab.self, from, e.getMessage());
+            return;
+        }
+        leaderPropose(txn);
+    }
+
+    /** A follower's client syncs: it must apply everything this leader proposed so far. */
+    private void leaderProcessSync(long from, SyncRequest s) {
+        if (zabState == ZabState.BROADCAST) {
+            zab.effects.send(from, new SyncReply(s.sessionId(), s.cxid(), zab.history.lastZxid()));
+        }
+    }
+
+    @Override
+    void tick() {
+        long nowMs = zab.nowMs;
+        ZabConfig config = zab.config;
+        long silenceLimit = (long) (zabState == ZabState.BROADCAST ? config.syncLimitTicks() : config.initLimitTicks())
+                * zab.tickTimeMs;
+        if (zabState != ZabState.BROADCAST && nowMs - roleStartMs > (long) config.initLimitTicks() * zab.tickTimeMs) {
+            zab.lookForLeader("no quorum established epoch " + Math.max(leaderEpoch, zab.currentEpoch)
+                    + " within initLimit");
+            return;
+        }
+        List<Long> dropped = new ArrayList<>();
+        for (Learner l : learners.all()) {
+            if (nowMs - l.lastHeardMs > silenceLimit) {
+                dropped.add(l.id);
+            }
+        }
+        for (long id : dropped) {
+            Zab.LOG.log(System.Logger.Level.INFO, "server {0}: learner {1} silent for {2} ms; dropping it", zab.self,
+                    id, nowMs - learners.get(id).lastHeardMs);
+            learners.remove(id);
+            zab.effects.resetLink(id);
+        }
+        if (!dropped.isEmpty() && !leaderCheckQuorum("learners " + dropped + " went silent")) {
+            return;
+        }
+        if (zabState == ZabState.BROADCAST && nowMs >= nextPingMs) {
+            nextPingMs = nowMs + Math.max(1, zab.tickTimeMs / 2);
+            for (Learner l : learners.all()) {
+                if (l.forwarding) {
+                    zab.effects.send(l.id, new Ping(List.of()));
+                }
+            }
+        }
+    }
+
+    /** In broadcast the leader needs a quorum of synced followers; returns false when it gave up. */
+    private boolean leaderCheckQuorum(String why) {
+        if (zabState != ZabState.BROADCAST) {
+            return true;
+        }
+        List<Long> synced = learners.leaderAnd(l -> l.forwarding);
+        if (zab.config.isQuorum(synced)) {
+            return true;
+        }
+        zab.lookForLeader("lost the quorum: " + why + "; synced only with " + synced);
+        return false;
+    }
+}

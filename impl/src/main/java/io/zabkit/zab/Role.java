@@ -1,0 +1,50 @@
+package io.zabkit.zab;
+
+import io.zabkit.zab.Message.ServerState;
+import io.zabkit.zab.Zab.ZabState;
+
+/**
+ * What one role (looking, leading, following) does with the messages and ticks {@link Zab} hands it,
+ * etcd raft's {@code step} per role. A role object lives exactly as long as the role: a role change
+ * makes a new one, so no leader or follower state survives into the next role by accident.
+ */
+abstract sealed class Role permits Looking, Leading, Following {
+    final Zab zab;
+    /** The phase within this role (spec: zabState). */
+    ZabState zabState;
+
+    Role(Zab zab, ZabState zabState) {
+        this.zab = zab;
+        this.zabState = zabState;
+    }
+
+    abstract ServerState state();
+
+    /** The leader this server follows, itself when leading, -1 when looking. */
+    abstract long leaderId();
+
+    abstract void tick();
+
+    /** A message other than an election notification, from a voter. */
+    abstract void receive(long from, Message m);
+
+    /** The link to peer broke. */
+    abstract void peerDisconnected(long peer);
+
+    /** zab.lastPersisted moved forward. */
+    void persisted() {
+    }
+
+    /** Whether zxid was proposed under a fast variant and is not yet delivered (delivery from memory). */
+    boolean isFast(long zxid) {
+        return false;
+    }
+
+    /** zxid was just delivered. */
+    void delivered(long zxid) {
+    }
+
+    /** Leaving the role: close the links it holds so that the other ends notice at once. */
+    void resetLinks() {
+    }
+}

@@ -1,0 +1,129 @@
+package io.zabkit.sim;
+
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * How often a run reached the protocol branches that matter, counted from what the simulator sees
+ * (messages delivered, faults placed, client sessions) and the state of the server it hits; never
+ * from the core's own code, so that counting changes no trace. A branch no seed reaches is a branch
+ * no seed tests: CI asserts every counter of a shape is above zero (EnsembleSimulationTest).
+ */
+final class Coverage {
+    /** The branches, with the shapes that can reach them. */
+    enum Branch {
+        ACKEPOCH_MINUS_ONE("ACKEPOCH -1 (epoch already accepted) reaches a leader in discovery", Shape.ENSEMBLE),
+        DIFF("DIFF", Shape.ENSEMBLE),
+        TRUNC("TRUNC", Shape.ENSEMBLE),
+        SNAP("SNAP", Shape.ENSEMBLE),
+        SNAP_BEHIND_APPLIED("SNAP older than the follower's applied state", Shape.ENSEMBLE),
+        FOLLOWERINFO_FINALIZE_WAIT("FOLLOWERINFO reaches a server still looking (finalize wait)", Shape.ENSEMBLE),
+        FOLLOWER_AHEAD_OF_LEADER("ACKEPOCH ahead of the leader (it steps down)", Shape.ENSEMBLE),
+        FAST_PROPOSAL("fast PROPOSAL reaches a follower in broadcast", Shape.FAST),
+        FAST_FALLBACK("classic PROPOSAL under a fast variant (fallback: not every server synced)", Shape.FAST),
+        CLIENT_REFUSED_LAST_ZXID("client refused: server behind its lastZxidSeen", Shape.ENSEMBLE),
+        SESSION_EXPIRED_VIA_FOLLOWER("session expired whose client last held it on a follower", Shape.ENSEMBLE),
+        SESSION_EXPIRED("session expired", Shape.ANY),
+        CRASH_UNSYNCED_LOG("NodeCrash with logged entries not yet on disk (ACK/fsync window)", Shape.CLASSIC),
+        LEADER_CRASH_IN_DISCOVERY("leader crashes after LEADERINFO, before the ACKEPOCH quorum", Shape.ENSEMBLE),
+        POWER_LOSS("power loss of every server", Shape.ENSEMBLE),
+        PARTITION_SILENT("silent partition (links hold, timeouts must notice)", Shape.ENSEMBLE);
+
+        final String description;
+        final Shape shape;
+
+        Branch(String description, Shape shape) {
+            this.description = description;
+            this.shape = shape;
+        }
+    }
+
+    /** Which runs can reach a branch at all. */
+    enum Shape {
+        ANY, ENSEMBLE, FAST, CLASSIC;
+
+        boolean reachableIn(SimOptions o) {
+            return switch (this) {
+                case ANY -> true;
+                case ENSEMBLE -> o.ensemble();
+                case FAST -> o.ensemble() && o.variant().acksFromMemory();
+                // a fast variant that honours its assumption never crashes with unsynced entries
+                case CLASSIC -> !o.variant().acksFromMemory() || !o.honourFaultAssumption();
+            };
+        }
+    }
+
+    private final Map<Branch, Long> hits = new EnumMap<>(Branch.class);
+
+    void hit(Branch b) {
+        hits.merge(b, 1L, Long::sum);
+    }
+
+    long count(Branch b) {
+        return hits.getOrDefault(b, 0L);
+    }
+
+    void add(Coverage other) {
+        for (Map.Entry<Branch, Long> e : other.hits.entrySet()) {
+            hits.merge(e.getKey(), e.getValue(), Long::sum);
+        }
+    }
+
+    /** Counts of several runs: total hits and how many runs reached each branch. */
+    static final class Tally {
+        private final Coverage total = new Coverage();
+        private final Coverage seeds = new Coverage();
+        private long runs;
+        private SimOptions shapeOf;
+
+        void add(SimResult r) {
+            runs++;
+            shapeOf = r.options();
+            total.add(r.coverage());
+            for (Branch b : Branch.values()) {
+                if (r.coverage().count(b) > 0) {
+                    seeds.hit(b);
+                }
+            }
+        }
+
+        /** Branches this shape can reach that no run reached. */
+        java.util.List<Branch> unreached() {
+            java.util.List<Branch> out = new java.util.ArrayList<>();
+            for (Branch b : Branch.values()) {
+                if (shapeOf != null && b.shape.reachableIn(shapeOf) && total.count(b) == 0) {
+                    out.add(b);
+                }
+            }
+            return out;
+        }
+
+        long seedsReaching(Branch b) {
+            return seeds.count(b);
+        }
+
+        long hits(Branch b) {
+            return total.count(b);
+        }
+
+        /** Whether the shape these runs had can reach the branch (false before any run). */
+        boolean reachable(Branch b) {
+            return shapeOf != null && b.shape.reachableIn(shapeOf);
+        }
+
+        String table() {
+            StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "coverage over %d seeds (hits, seeds reaching):%n",
+                    runs));
+            for (Branch b : Branch.values()) {
+                if (shapeOf == null || !b.shape.reachableIn(shapeOf)) {
+                    continue;
+                }
+                long n = total.count(b);
+                s.append(String.format(Locale.ROOT, "  %-28s %8d %6d  %s%s%n", b.name(), n, seeds.count(b), b.description,
+                        n == 0 ? "   <-- NOT REACHED" : ""));
+            }
+            return s.toString();
+        }
+    }
+}
