@@ -25,6 +25,8 @@ final class InfoWrites {
   /** Invoked paths of ok sequential creates whose reply named a prefix under that path (the path was the parent). */
   private final java.util.Set<String> parentNamingInvocations = new java.util.HashSet<>();
   private int count;
+  /** Every indeterminate write and session end without a zxid, in history order, for the :placements map. */
+  private final List<Call> all = new ArrayList<>();
 
   /** Notes an ok sequential create whose invocation named its parent and whose reply named the prefix under it. */
   void noteCompleted(Call c) {
@@ -34,6 +36,7 @@ final class InfoWrites {
   }
 
   void add(Call c) {
+    all.add(c);
     if (c.kind == Call.Kind.SESSION_EXPIRED || c.kind == Call.Kind.CLOSE_SESSION) {
       if (c.session != null) unknownSessionEnds.putIfAbsent(c.session, c);
       return;
@@ -72,6 +75,29 @@ final class InfoWrites {
     byPath.computeIfAbsent(c.path, k -> new ArrayList<>()).add(c);
     byParent.computeIfAbsent(ModelTree.parent(c.path), k -> new ArrayList<>()).add(c);
     if (c.kind == Call.Kind.CREATE) createsByParent.computeIfAbsent(ModelTree.parent(c.path), k -> new ArrayList<>()).add(c);
+  }
+
+  /**
+   * Where this explanation put each indeterminate operation, keyed by the :index of its invocation (of its line for
+   * a completion-only session end): the zxid it was placed at, or {@link Result#ABSENT} when nothing needed it.
+   * One consumed to explain a version or sequence jump happened at a zxid this resolution does not name: left out.
+   */
+  java.util.Map<Long, Object> placements() {
+    java.util.Map<Long, Object> out = new java.util.TreeMap<>();
+    for (Call c : all) {
+      Op line = c.invoke != null ? c.invoke : c.done;
+      if (line == null) continue;
+      long z = c.multi == null ? c.resolvedZxid : c.multi.resolvedZxid;
+      if (z >= 0) out.put(line.index(), z);
+      else if (!consumed(c)) out.put(line.index(), Result.ABSENT);
+    }
+    return out;
+  }
+
+  private static boolean consumed(Call c) {
+    if (c.infoConsumed) return true;
+    if (c.subs != null) for (Call sub : c.subs) if (sub.infoConsumed) return true;
+    return false;
   }
 
   int size() {

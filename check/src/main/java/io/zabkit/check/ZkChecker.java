@@ -88,7 +88,7 @@ public final class ZkChecker {
 
     ObservationChecks pass2 = new ObservationChecks(tree, new WriteIndex(ordered), info, findings);
     new Pairer(n -> report("pass 2 (reads, sync, watches): " + n + " operations")).run(history, pass2::accept);
-    return new Result(findings.verdicts(properties), ops, System.nanoTime() - start);
+    return new Result(findings.verdicts(properties), ops, System.nanoTime() - start, null, info.placements());
   }
 
   private static void observe(Call c, Map<Long, InfoWrites.Observation> observed) {
