@@ -31,12 +31,13 @@ public record Result(List<Verdict> verdicts, long operations, long elapsedNanos,
   }
 
   /**
-   * A violation decides INVALID whatever else happened; otherwise VALID needs at least one property that checked
-   * something and a search that finished. A history with nothing checkable is UNKNOWN, never VALID.
+   * UNKNOWN when the placement search ran out of budget (the violations listed are those of the first explanation,
+   * which some untried placement might explain); else INVALID when a property is violated; else VALID when at least
+   * one property checked something. A history with nothing checkable is UNKNOWN, never VALID.
    */
   public Status status() {
+    if (undecided != null) return Status.UNKNOWN; // its violations are only those no placement tried so far explains
     if (!failed().isEmpty()) return Status.INVALID;
-    if (undecided != null) return Status.UNKNOWN;
     return verdicts.stream().anyMatch(v -> v.status() == Verdict.Status.OK) ? Status.VALID : Status.UNKNOWN;
   }
 
