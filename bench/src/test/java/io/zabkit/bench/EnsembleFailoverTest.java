@@ -93,6 +93,7 @@ class EnsembleFailoverTest {
         for (int id : e.ids()) {
             assertEveryAcknowledgedWriteReadable(e, id);
         }
+        assertLeaderReportsItsSyncedFollowers(e, leaderAfterRejoin);
         System.out.printf("%s: leader %d killed (pid %d), new leader %d, old leader rejoined; %d acknowledged writes "
                 + "read back from all %d servers, last zxid 0x%x%n", e.system().label(), oldLeader, pid, newLeader,
                 acknowledged.size(), e.size(), lastAcknowledgedZxid);
@@ -129,6 +130,24 @@ class EnsembleFailoverTest {
     private void acknowledge(String path, byte[] data, long zxid) {
         acknowledged.put(path, data);
         lastAcknowledgedZxid = Math.max(lastAcknowledgedZxid, zxid);
+    }
+
+    /**
+     * Operators read a leader's learners from mntr (ZooKeeper 3.9's zk_learners and zk_synced_followers;
+     * only the leader reports them): with every server back, both must count the other two.
+     */
+    private static void assertLeaderReportsItsSyncedFollowers(Ensemble e, int leader) throws InterruptedException {
+        String expected = "zk_synced_followers\t" + (e.size() - 1);
+        String mntr = "";
+        for (long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos(); System.nanoTime() < deadline; ) {
+            mntr = FourLetterWord.send(e.clientAddress(leader), "mntr").orElse("");
+            if (mntr.contains(expected) && mntr.contains("zk_learners\t" + (e.size() - 1))) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError(e.system().label() + " leader " + leader + " mntr lacks '" + expected
+                + "' and zk_learners " + (e.size() - 1) + ":\n" + mntr);
     }
 
     /** After sync, server id holds every acknowledged write, and its srvr zxid has reached the last one. */

@@ -138,6 +138,14 @@ final class FourLetterWords {
         line(b, "zk_auth_failed_count", s.authFailures);
         line(b, "zk_bytes_received_count", s.bytesReceived);
         line(b, "zk_snap_count", s.snapshotsTaken);
+        if (core.zab().isServingLeader() && !core.config().standalone()) {
+            // as ZooKeeper 3.9, only the leader reports its learners (zk_followers was 3.4's name); zabkit has
+            // no observers, so every synced learner is a voting follower
+            line(b, "zk_learners", core.zab().followerCount());
+            line(b, "zk_synced_followers", core.zab().syncedFollowerCount());
+            line(b, "zk_synced_non_voting_followers", 0);
+            line(b, "zk_synced_observers", 0);
+        }
         line(b, "zabkit_last_proposed_zxid", Txn.zxidString(core.lastProposedZxid()));
         line(b, "zabkit_last_processed_zxid", Txn.zxidString(core.lastProcessedZxid()));
         line(b, "zabkit_txns_applied", s.txnsApplied);

@@ -411,4 +411,16 @@ final class Leading extends Role {
         zab.lookForLeader("lost the quorum: " + why + "; synced only with " + synced);
         return false;
     }
+
+    /** Learners connected to this leader (mntr's zk_learners). */
+    int followerCount() {
+        return learners.all().size();
+    }
+
+    /** Learners synced with this leader, receiving PROPOSALs and COMMITs (mntr's zk_synced_followers). */
+    int syncedFollowerCount() {
+        int n = (int) learners.all().stream().filter(l -> l.forwarding).count();
+        assert n <= followerCount() : "more synced learners than learners";
+        return n;
+    }
 }

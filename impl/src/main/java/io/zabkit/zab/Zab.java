@@ -193,6 +193,16 @@ public final class Zab {
         return role.leaderId();
     }
 
+    /** Learners connected to this server while it leads, else 0 (mntr's zk_learners). */
+    public int followerCount() {
+        return role instanceof Leading leading ? leading.followerCount() : 0;
+    }
+
+    /** Learners synced with this server while it leads, else 0 (mntr's zk_synced_followers). */
+    public int syncedFollowerCount() {
+        return role instanceof Leading leading ? leading.syncedFollowerCount() : 0;
+    }
+
     public boolean isServingLeader() {
         return role.state() == ServerState.LEADING && role.zabState == ZabState.BROADCAST;
     }
