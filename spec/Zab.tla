@@ -58,6 +58,12 @@ FollowerQuorum ==
       [] Variant = "ZabAc" -> 1          \* 2.5 F3: its own ack
       [] Variant \in {"ZabAa", "ZabCt"} -> F   \* 2.5 ZabAa F3, 2.6 F4
       [] Variant \in {"ZabCT", "ZabAA"} -> F + 1   \* 4 F4
+(* The Lemma of seed 003 section 2.2, checked by TLC for the model's N at *)
+(* start: for a leader l, a set q of followers that with l forms a quorum  *)
+(* meets every quorum without l. It needs majority quorums: with           *)
+(* floor((N+1)/2) (section 1) and N even it fails.                         *)
+ASSUME \A l \in Server : \A q, Q2 \in SUBSET (Server \ {l}) :
+          2 * Cardinality(q \cup {l}) > N /\ 2 * Cardinality(Q2) > N => q \cap Q2 /= {}
 \* Variants whose followers toss a coin before acking (2.6 F2); ZabAA is ZabCT with p = 1 (4).
 CoinToss == Variant \in {"ZabCt", "ZabCT"}
 \* Variants whose acks (on Head) also go to the other followers: 2.5 ZabAa F2, 2.6 F3 (N > 3), 4 F3.
@@ -359,14 +365,18 @@ SyncPacket(i, z) ==
 SendSync(ms, i, j, z, e) ==
     Send(Send(ms, i, j, SyncPacket(i, z)), i, j, [mtype |-> NEWLEADER, epoch |-> e])
 
+\* An ACKEPOCH m shows a follower that knows more than leader i: the leader must not lead.
+FollowerAhead(i, m) ==
+    /\ m.fresh
+    /\ \/ m.epoch > currentEpoch[i]
+       \/ m.epoch = currentEpoch[i] /\ ZxidLT(LastZxid(history[i]), m.zxid)
+
 \* Leader i gathers ACKEPOCH; with a quorum it establishes the epoch and syncs.
 LeaderProcessACKEPOCH(i, j) ==
     /\ state[i] = LEADING /\ j \in learners[i]
     /\ Pending(i, j, ACKEPOCH)
     /\ LET m == Msg(i, j)
-           ahead == /\ m.fresh
-                    /\ \/ m.epoch > currentEpoch[i]
-                       \/ m.epoch = currentEpoch[i] /\ ZxidLT(LastZxid(history[i]), m.zxid)
+           ahead == FollowerAhead(i, m)
            recv == ackepochRecv[i] \cup {[sid |-> j, zxid |-> m.zxid, fresh |-> m.fresh]}
            sids == {r.sid : r \in recv}
            promised == {r.sid : r \in {x \in recv : x.fresh}}
@@ -403,9 +413,7 @@ LeaderProcessACKEPOCH(i, j) ==
                               leaderEpoch, infoMaxEpoch, learners, ackldRecv, ackIndex,
                               suspects, zabAckers>>
     /\ LET m == Msg(i, j)
-           ahead == /\ m.fresh
-                    /\ \/ m.epoch > currentEpoch[i]
-                       \/ m.epoch = currentEpoch[i] /\ ZxidLT(LastZxid(history[i]), m.zxid)
+           ahead == FollowerAhead(i, m)
        IN ~ahead => UNCHANGED <<durable, history, lastCommitted>>
     /\ UNCHANGED <<acceptedEpoch, up, envVars, proposed, committedLog>>
 
