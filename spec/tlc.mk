@@ -13,7 +13,7 @@ tlc-deep: deps-tlc ## model-check the larger models (hours; not part of make tes
 
 TEST_TARGETS += tlc
 
-tlc-mutants: deps-tlc ## show that each service property can fail: TLC must catch every mutant of ZooKeeper.tla
+tlc-mutants: deps-tlc ## show that each service property and Zab invariant can fail: TLC must catch every mutant of ZooKeeper.tla and Zab.tla
 	python3 $(ROOT)/spec/tlc.py --fetch
 	$(ROOT)/spec/mutants.sh
 
