@@ -37,14 +37,20 @@ PY
 mutant NoZxidCheckOnConnect MCZooKeeper_Reconnect.cfg MonotonicReads \
   $'    /\\ ~ZxidLT(LastApplied(j), lastZxidSeen[s])\n' ''
 mutant NoWatchFiring MCZooKeeper_Client.cfg WatchOrdering \
-  '    {w \in watches[i] : \E k' '    {w \in {} : \E k'
-mutant SeqNoAlwaysOne MCZooKeeper_Ephemeral.cfg SequentialNames \
+  'Fired(i, resync, lost) == {w \in watches[i] :' 'Fired(i, resync, lost) == {w \in {} :'
+mutant CloseSessionFiresNothing MCZooKeeper_EphemeralWatch.cfg WatchOrdering \
+  '        IN UNION {TriggersAt(base \o new, Len(base) + k) : k \in 1..Len(new)}' \
+  '        IN UNION {TriggersAt(base \o new, Len(base) + k) : k \in {x \in 1..Len(new) : new[x].value.op /= "closeSession"}}'
+mutant SeqNoAlwaysOne MCZooKeeper_Ephemeral.cfg SequentialUniqueness \
   '        seqNo == 1 + Cardinality(' '        seqNo == 1 + 0 * Cardinality('
-mutant NoClosedSessionCheck MCZooKeeper_Ephemeral.cfg EphemeralsGone \
+mutant NoClosedSessionCheck MCZooKeeper_Ephemeral.cfg EphemeralLifetime \
   $'       /\\ ~SessionClosedIn(s, history[l])\n' ''
-mutant ForwardOutOfOrder MCZooKeeper_Client.cfg FifoClientOrder \
-  '        req == outstanding[s][forwarded[s] + 1]' \
-  '        req == outstanding[s][Len(outstanding[s]) - forwarded[s]]'
+mutant ReplyOutOfOrder MCZooKeeper_Client.cfg FifoClientOrder \
+  'ReplyReady(s, k) == k = 1' 'ReplyReady(s, k) == TRUE'
+mutant NoLeaderLease MCZooKeeper_SyncLease.cfg SyncReads \
+  'LeaderLeaseHolds == LeaderLeaseTiming =>' 'LeaderLeaseHolds == FALSE =>'
+mutant ReplyBeforeCommit MCZooKeeper_Crash.cfg LinearizableWrites \
+  '        done == applied[j]' '        done == history[j]'
 
 if [ "$survivors" -gt 0 ]; then
   echo "mutants.sh: $survivors mutant(s) survived" >&2
