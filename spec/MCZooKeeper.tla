@@ -123,7 +123,8 @@ EphemeralWatchShape ==
     /\ sessServer[Reader] \in {NoServer, F1}
     /\ \A k \in 1..Len(outstanding[Writer]) : outstanding[Writer][k].op \in {"createSession", "create"}
     /\ \A k \in 1..Len(outstanding[Reader]) :
-           outstanding[Reader][k].op \in {"createSession", "read"} /\ outstanding[Reader][k].watch
+           \/ outstanding[Reader][k].op = "createSession"
+           \/ outstanding[Reader][k].op = "read" /\ outstanding[Reader][k].watch
     /\ disconnects > 0 => sessServer[Writer] = NoServer
 
 \* Follower F2 logs nothing in epoch 1: the first leader commits with F1 alone (models that need
@@ -132,6 +133,10 @@ FollowerLags == acceptedEpoch[F2] = 1 => history[F2] = <<>>
 
 \* The CI crash model: F2 lags in epoch 1, the session never uses F2, and L, once crashed, stays down.
 CrashShape == FollowerLags /\ \A s \in Session : sessServer[s] /= F2
+
+\* The crash model without reads, for mutants.sh's ReplyBeforeCommit: a write answered before
+\* it commits is also seen by a later read as a MonotonicReads violation, which BFS finds first.
+CrashWritesOnly == CrashShape /\ \A s \in Session : \A k \in 1..Len(outstanding[s]) : outstanding[s][k].op /= "read"
 
 \* Servers alone are interchangeable (for models that tell sessions apart).
 ServerSymmetry == Permutations(Server)

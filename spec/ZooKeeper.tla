@@ -437,7 +437,9 @@ ServerReply(s) ==
        /\ UNCHANGED <<vars, applied, lastProcessed, sessionState, sessServer, lastZxidSeen,
                       clientWatches, syncFloor, nextCxid, zkGhostVars>>
 
-\* Session s takes the next response or watch event from its connection.
+(* Session s takes the next response or watch event from its connection.  *)
+(* A watch set again before it fired keeps its first zxid: the client      *)
+(* still waits for the notification that registration promised.          *)
 ClientReceive(s) ==
     /\ inbox[s] /= <<>>
     /\ LET m == inbox[s][1]
@@ -446,8 +448,8 @@ ClientReceive(s) ==
           /\ clientWatches' = [clientWatches EXCEPT ![s] =
                  IF m.type = "event" THEN {w \in @ : w.path /= m.path \/ w.kind /= m.kind}
                  ELSE IF m.type = "read" /\ m.watch
-                 THEN {w \in @ : w.path /= m.path \/ w.kind /= m.kind}
-                      \cup {[path |-> m.path, kind |-> m.kind, zxid |-> m.zxid]}
+                         /\ ~\E w \in @ : w.path = m.path /\ w.kind = m.kind
+                 THEN @ \cup {[path |-> m.path, kind |-> m.kind, zxid |-> m.zxid]}
                  ELSE @]
           /\ syncFloor' = [syncFloor EXCEPT ![s] = IF m.type = "sync" THEN m.syncFloor ELSE @]
           /\ sessionState' = [sessionState EXCEPT ![s] =

@@ -36,11 +36,8 @@ PY
 
 mutant NoZxidCheckOnConnect MCZooKeeper_Reconnect.cfg MonotonicReads \
   $'    /\\ ~ZxidLT(LastApplied(j), lastZxidSeen[s])\n' ''
-mutant NoWatchFiring MCZooKeeper_Client.cfg WatchOrdering \
+mutant NoWatchFiring MCZooKeeper_Tree.cfg WatchOrdering \
   'Fired(i, resync, lost) == {w \in watches[i] :' 'Fired(i, resync, lost) == {w \in {} :'
-mutant CloseSessionFiresNothing MCZooKeeper_EphemeralWatch.cfg WatchOrdering \
-  '        IN UNION {TriggersAt(base \o new, Len(base) + k) : k \in 1..Len(new)}' \
-  '        IN UNION {TriggersAt(base \o new, Len(base) + k) : k \in {x \in 1..Len(new) : new[x].value.op /= "closeSession"}}'
 mutant SeqNoAlwaysOne MCZooKeeper_Ephemeral.cfg SequentialUniqueness \
   '        seqNo == 1 + Cardinality(' '        seqNo == 1 + 0 * Cardinality('
 mutant NoClosedSessionCheck MCZooKeeper_Ephemeral.cfg EphemeralLifetime \
@@ -49,7 +46,7 @@ mutant ReplyOutOfOrder MCZooKeeper_Client.cfg FifoClientOrder \
   'ReplyReady(s, k) == k = 1' 'ReplyReady(s, k) == TRUE'
 mutant NoLeaderLease MCZooKeeper_SyncLease.cfg SyncReads \
   'LeaderLeaseHolds == LeaderLeaseTiming =>' 'LeaderLeaseHolds == FALSE =>'
-mutant ReplyBeforeCommit MCZooKeeper_Crash.cfg LinearizableWrites \
+mutant ReplyBeforeCommit MCZooKeeper_CrashWrites.cfg LinearizableWrites \
   '        done == applied[j]' '        done == history[j]'
 
 if [ "$survivors" -gt 0 ]; then
