@@ -3,6 +3,14 @@
 (* and a second initial state. The constants are set in MCZooKeeper*.cfg. *)
 EXTENDS ZooKeeper
 
+\* The tree of the models: "/a" and its child "/a/b" (any other path is top-level).
+MCParentOf(p) == IF p = "/a/b" THEN "/a" ELSE "/"
+
+\* ExpectedVersions of the models (a .cfg cannot write -1): any version only, or exactly 0 or 1
+\* (a node is created at version 0, so one conditional delete succeeds and one fails).
+MCAnyVersion == {-1}
+MCVersions == {0, 1}
+
 \* Servers and sessions are interchangeable.
 ZkSymmetry == Permutations(Server) \cup Permutations(Session)
 
@@ -44,6 +52,7 @@ EstablishedInit ==
     /\ applied = [i \in Server |-> <<>>]
     /\ lastProcessed = [i \in Server |-> 0]
     /\ watches = [i \in Server |-> {}]
+    /\ sessionState = [s \in Session |-> "none"]
     /\ sessServer = [s \in Session |-> NoServer]
     /\ outstanding = [s \in Session |-> <<>>]
     /\ forwarded = [s \in Session |-> 0]
@@ -58,30 +67,77 @@ EstablishedInit ==
 
 ZkSpecEstablished == EstablishedInit /\ [][ZkNext]_allVars
 
-(* Constraints of the ZOOKEEPER-1675 model. They narrow the search to the *)
-(* shape of the bug, so that breadth-first search reaches it: one session  *)
-(* (Writer) only writes and never uses the first leader L; the other       *)
-(* (Reader) only syncs and reads at L; only links to L break and never     *)
-(* heal; L does not step down on its own; the writer writes in epoch 2 and *)
-(* the reader syncs after that write completed. Every trace found under    *)
-(* them is a trace of ZkSpec.                                              *)
+(* Constraints of the stale-sync models (MCZooKeeper_SyncStale,          *)
+(* MCZooKeeper_SyncLease). They narrow the search to the shape of the     *)
+(* deposed-leader sync, so that breadth-first search reaches it: one       *)
+(* session (Writer) only writes and never uses the first leader L; the     *)
+(* other (Reader) creates its session at L, then pipelines sync and read   *)
+(* there; only links to L break, and they never heal; the writer connects  *)
+(* in epoch 2 and the reader syncs after the write completed. Every trace  *)
+(* found under them is a trace of ZkSpec.                                  *)
 Writer == CHOOSE s \in Session : TRUE
 Reader == CHOOSE s \in Session : s /= Writer
 StaleLeaderShape ==
-    /\ \A k \in 1..Len(outstanding[Writer]) : outstanding[Writer][k].op = "setData"
-    /\ \A k \in 1..Len(outstanding[Reader]) : outstanding[Reader][k].op = "sync"
-    /\ \A k \in 1..Len(inbox[Writer]) : inbox[Writer][k].type /= "read"
-    /\ \A k \in 1..Len(inbox[Reader]) : inbox[Reader][k].type /= "read" \/ ~inbox[Reader][k].watch
+    /\ \A k \in 1..Len(outstanding[Writer]) : outstanding[Writer][k].op \in {"createSession", "setData"}
+    /\ \A k \in 1..Len(outstanding[Reader]) :
+           /\ outstanding[Reader][k].op \in {"createSession", "sync", "read"}
+           /\ outstanding[Reader][k].op = "read" =>
+                  /\ ~outstanding[Reader][k].watch
+                  /\ \/ k > 1 /\ outstanding[Reader][k - 1].op = "sync"
+                     \/ k = 1 /\ ReadFloor(Reader) /= {}
+           /\ outstanding[Reader][k].op = "sync" => completed /= {}
     /\ sessServer[Reader] \in {NoServer, L}
     /\ sessServer[Writer] /= L
     /\ \A p \in partitioned : L \in p
-    \* the writer connects in epoch 2; the reader syncs after the write completed, reads after sync
     /\ sessServer[Writer] /= NoServer => currentEpoch[sessServer[Writer]] = 2
-    /\ outstanding[Reader] /= <<>> => completed /= {}
-    /\ \A k \in 1..Len(inbox[Reader]) : inbox[Reader][k].type = "read" => syncFloor[Reader] /= {}
+\* Links, once broken, stay broken (the partition outlasts the run).
+PartitionsPersist == partitioned \subseteq partitioned'
+\* ... and L does not step down on its own: the timing assumption fails.
 StaleLeaderSteps ==
-    /\ partitioned \subseteq partitioned'
+    /\ PartitionsPersist
     /\ state[L] = LEADING => state'[L] = LEADING
+
+(* Constraints of the lost-write model (MCZooKeeper_LostWrite). They      *)
+(* narrow the search to the shape of the loss: the session uses only the   *)
+(* first leader L; follower F2 logs nothing in epoch 1 and never crashes;  *)
+(* nothing crashes and F1 loses no acknowledged entry before a write has   *)
+(* completed; L, once crashed, stays down. Every trace found under them is *)
+(* a trace of ZkSpec.                                                       *)
+F1 == CHOOSE f \in Server \ {L} : TRUE
+F2 == CHOOSE f \in Server \ {L, F1} : TRUE
+LostWriteShape ==
+    /\ sessServer[Writer] \in {NoServer, L}
+    /\ up[F2]
+    /\ acceptedEpoch[F2] = 1 => history[F2] = <<>>
+    /\ crashes > 0 => completed /= {}
+    /\ durable[F1] < Len(history[F1]) => completed /= {}
+LostWriteSteps == ~up[L] => ~up'[L]
+
+(* Constraints of the tree and ephemeral-watch models: the sessions use   *)
+(* fixed servers (the writer the leader L, the watcher follower F1); in    *)
+(* MCZooKeeper_Tree the leader commits with F1 alone (F2 lags), and in     *)
+(* in MCZooKeeper_EphemeralWatch the owner only creates and the watcher    *)
+(* only reads with a watch and never disconnects.                          *)
+TreeShape == (\A s \in Session : sessServer[s] \in {NoServer, L}) /\ history[F2] = <<>>
+EphemeralWatchShape ==
+    /\ sessServer[Writer] \in {NoServer, L}
+    /\ sessServer[Reader] \in {NoServer, F1}
+    /\ \A k \in 1..Len(outstanding[Writer]) : outstanding[Writer][k].op \in {"createSession", "create"}
+    /\ \A k \in 1..Len(outstanding[Reader]) :
+           \/ outstanding[Reader][k].op = "createSession"
+           \/ outstanding[Reader][k].op = "read" /\ outstanding[Reader][k].watch
+    /\ disconnects > 0 => sessServer[Writer] = NoServer
+
+\* Follower F2 logs nothing in epoch 1: the first leader commits with F1 alone (models that need
+\* a lagging follower; F2 may still sync with a later leader).
+FollowerLags == acceptedEpoch[F2] = 1 => history[F2] = <<>>
+
+\* The CI crash model: F2 lags in epoch 1, the session never uses F2, and L, once crashed, stays down.
+CrashShape == FollowerLags /\ \A s \in Session : sessServer[s] /= F2
+
+\* The crash model without reads, for mutants.sh's ReplyBeforeCommit: a write answered before
+\* it commits is also seen by a later read as a MonotonicReads violation, which BFS finds first.
+CrashWritesOnly == CrashShape /\ \A s \in Session : \A k \in 1..Len(outstanding[s]) : outstanding[s][k].op /= "read"
 
 \* Servers alone are interchangeable (for models that tell sessions apart).
 ServerSymmetry == Permutations(Server)

@@ -39,15 +39,18 @@ PY
 
 mutant NoZxidCheckOnConnect MCZooKeeper_Reconnect.cfg MonotonicReads \
   $'    /\\ ~ZxidLT(LastApplied(j), lastZxidSeen[s])\n' ''
-mutant NoWatchFiring MCZooKeeper_Client.cfg WatchOrdering \
-  '    {w \in watches[i] : \E k' '    {w \in {} : \E k'
-mutant SeqNoAlwaysOne MCZooKeeper_Ephemeral.cfg SequentialNames \
+mutant NoWatchFiring MCZooKeeper_Tree.cfg WatchOrdering \
+  'Fired(i, resync, lost) == {w \in watches[i] :' 'Fired(i, resync, lost) == {w \in {} :'
+mutant SeqNoAlwaysOne MCZooKeeper_Ephemeral.cfg SequentialUniqueness \
   '        seqNo == 1 + Cardinality(' '        seqNo == 1 + 0 * Cardinality('
-mutant NoClosedSessionCheck MCZooKeeper_Ephemeral.cfg EphemeralsGone \
+mutant NoClosedSessionCheck MCZooKeeper_Ephemeral.cfg EphemeralLifetime \
   $'       /\\ ~SessionClosedIn(s, history[l])\n' ''
-mutant ForwardOutOfOrder MCZooKeeper_Client.cfg FifoClientOrder \
-  '        req == outstanding[s][forwarded[s] + 1]' \
-  '        req == outstanding[s][Len(outstanding[s]) - forwarded[s]]'
+mutant ReplyOutOfOrder MCZooKeeper_Client.cfg FifoClientOrder \
+  'ReplyReady(s, k) == k = 1' 'ReplyReady(s, k) == TRUE'
+mutant NoLeaderLease MCZooKeeper_SyncLease.cfg SyncReads \
+  'LeaderLeaseHolds == LeaderLeaseTiming =>' 'LeaderLeaseHolds == FALSE =>'
+mutant ReplyBeforeCommit MCZooKeeper_CrashWrites.cfg LinearizableWrites \
+  '        done == applied[j]' '        done == history[j]'
 
 # zab_mutant NAME CFG PROPERTY OLD NEW: replace OLD by NEW in Zab.tla and check MCZab.tla with CFG
 # reduced to the one property (an invariant, or "liveness" for the cfg's temporal properties), so
