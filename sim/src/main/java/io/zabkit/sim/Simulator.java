@@ -81,6 +81,9 @@ public final class Simulator {
         CoreConfig config = new CoreConfig(defaults.serverId(), defaults.tickTimeMs(), defaults.minSessionTimeoutMs(),
                 defaults.maxSessionTimeoutMs(), defaults.maxClientCnxns(), defaults.maxBufferBytes(),
                 options.snapCount(), true, defaults.fourLetterWords(), defaults.sessionSecret(), "simulated");
+        if (!options.bugs().isEmpty()) {
+            config = config.withZab(config.zab().withBugs(options.bugs()));
+        }
         this.digests = new TreeDigestChecker(config.serverId(), options.ensemble());
         this.reads = new ReadChecker(Workload.readPaths(options.workload()));
         digests.listen(reads);
@@ -93,7 +96,7 @@ public final class Simulator {
                 voters.add((long) (SERVER + i));
             }
             ZabConfig zab = new ZabConfig(voters, 20, 10, 50, options.variant(), 0.5, options.seed(),
-                    options.committedLogCount());
+                    options.committedLogCount()).withBugs(options.bugs());
             for (int i = 0; i < servers.length; i++) {
                 servers[i] = SERVER + i;
                 CoreConfig c = new CoreConfig(servers[i], config.tickTimeMs(), config.minSessionTimeoutMs(),
