@@ -59,6 +59,10 @@ public final class Simulator {
     /** Per session: whether its client last held it on a follower (for SESSION_EXPIRED_VIA_FOLLOWER). */
     private final Map<Long, Boolean> sessionOnFollower = new HashMap<>();
 
+    private final ProgressChecker progress = new ProgressChecker();
+    private final ElectionChecker elections = new ElectionChecker();
+    private final SyncReadsChecker syncReads = new SyncReadsChecker();
+
     private long opsInvoked;
     private long opsOk;
     private long opsFail;
@@ -199,8 +203,14 @@ public final class Simulator {
                 ServerCore core = n.core();
                 core.checkInvariants();
                 digests.afterStep(core);
+                progress.afterStep(n.address(), n.crashes(), core.lastProcessedZxid());
+                io.zabkit.zab.Zab zab = core.zab();
+                elections.observe(n.address(), zab.state(), zab.leader(), zab.currentEpoch(), zab.lastLoggedZxid());
+            } else {
+                elections.down(n.address());
             }
         }
+        elections.endStep();
         if (options.ensemble()) {
             ensemble.afterStep(nodes);
         }
@@ -528,6 +538,7 @@ public final class Simulator {
             opsInvoked++;
             history.invoke(op);
             durability.invoked(op);
+            syncReads.invoked(op);
         }
 
         @Override
@@ -542,6 +553,7 @@ public final class Simulator {
             watches.completed(op);
             ephemerals.completed(op);
             reads.completed(op);
+            syncReads.completed(op);
         }
 
         @Override
