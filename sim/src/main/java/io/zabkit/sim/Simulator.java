@@ -62,6 +62,7 @@ public final class Simulator {
     private final ProgressChecker progress = new ProgressChecker();
     private final ElectionChecker elections = new ElectionChecker();
     private final SyncReadsChecker syncReads = new SyncReadsChecker();
+    private final SessionExpiryChecker sessionExpiry = new SessionExpiryChecker();
 
     private long opsInvoked;
     private long opsOk;
@@ -211,6 +212,7 @@ public final class Simulator {
             }
         }
         elections.endStep();
+        sessionExpiry.afterStep(servingLeader(), clock.tick());
         if (options.ensemble()) {
             ensemble.afterStep(nodes);
         }
@@ -442,6 +444,14 @@ public final class Simulator {
             }
         }
         ephemerals.atEnd(leader);
+        List<Long> held = new ArrayList<>();
+        for (SimClient c : clients) {
+            held.add(c.sessionId());
+        }
+        // beyond the timeout: the leader's expiry check (a tick), the closeSession's commit round trip, slack
+        long bound = 2L * options.peerDelayTicksMax() + 2L * options.delayTicksMax()
+                + clock.ticksFor(SimOptions.TICK_TIME_MS) * 2 + 10;
+        sessionExpiry.atEnd(leader, clock.tick(), held, options.msPerTick(), bound);
         for (SimClient c : clients) {
             trace.event("end", "client " + c.address() + (c.isConnected() ? " connected" : " not connected")
                     + " session 0x" + Long.toHexString(c.sessionId()) + " watches " + c.watchesHeld()
@@ -581,6 +591,7 @@ public final class Simulator {
         public void sessionStarted(SimClient client, long sessionId, boolean resumed) {
             // a resumed session's :connect tells the history checker its watches were re-set by SetWatches
             history.session(eventProcess.get(client.address()), "connect", sessionId);
+            sessionExpiry.held(sessionId, clock.tick());
             ServerCore core = coreOf(client.server());
             sessionOnFollower.put(sessionId, core != null && core.zab().isServingFollower());
         }
@@ -595,6 +606,7 @@ public final class Simulator {
                 history.sessionExpired(eventProcess.get(client.address()), sessionId, digests.closeSessionZxid(sessionId));
             }
             ephemerals.sessionEnded(sessionId, expired, coreOf(client.server()));
+            sessionExpiry.held(sessionId, clock.tick());
         }
 
         @Override

@@ -49,6 +49,12 @@ class BugZooTest {
     }
 
     @Test
+    void aLeaderExpiringOnlyItsOwnSessionsBreaksSessionExpiry() {
+        SimResult r = firstCaught(Bug.LEADER_EXPIRES_OWN_SESSIONS_ONLY, 3, 40);
+        assertEquals("SessionExpiry", r.violation().property(), r.report());
+    }
+
+    @Test
     void aSnapInstalledBehindTheAppliedStateIsCaughtOnItsPinnedSeed() {
         // the seed issue 13 found the real bug on; with the fix undone it fails again
         SimOptions o = SimOptions.fromSeed(407, TICKS, SimDisk.Mode.HONEST, 5, Variant.Zab)
