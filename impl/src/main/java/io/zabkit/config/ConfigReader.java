@@ -1,6 +1,7 @@
 package io.zabkit.config;
 
 import io.zabkit.core.CoreConfig;
+import io.zabkit.zab.Bug;
 import io.zabkit.zab.Variant;
 import io.zabkit.zab.ZabConfig;
 import java.nio.charset.StandardCharsets;
@@ -32,6 +33,10 @@ public final class ConfigReader {
     static final double DEFAULT_COIN_TOSS_PROBABILITY = 0.5;
     /** zabkit only, ensembles: the secret session passwords derive from (a long, decimal or 0x hex). */
     static final String SESSION_SECRET = "zabkit.sessionSecret";
+    /** Test only: bug-zoo switches to plant (comma-separated {@link Bug} names); refused without the allow key. */
+    static final String BUGZOO = "zabkit.bugzoo";
+    /** Test only: must be {@code true} for {@link #BUGZOO} to be taken, so that no user plants a bug by accident. */
+    static final String BUGZOO_ALLOW = "zabkit.bugzoo.allow";
     /** ZooKeeper's names (zoo.cfg keys; zookeeper.-prefixed system properties in ZooKeeper) and defaults. */
     static final String GLOBAL_OUTSTANDING_LIMIT = "globalOutstandingLimit";
     static final int DEFAULT_GLOBAL_OUTSTANDING_LIMIT = 1000;
@@ -42,7 +47,7 @@ public final class ConfigReader {
             "tickTime", "initLimit", "syncLimit", "minSessionTimeout", "maxSessionTimeout", "maxClientCnxns",
             "forceSync", "snapCount", "jute.maxbuffer", "4lw.commands.whitelist", "autopurge.snapRetainCount",
             "autopurge.purgeInterval", "electionFinalizeWait", BROADCAST, COIN_TOSS_PROBABILITY, SESSION_SECRET,
-            GLOBAL_OUTSTANDING_LIMIT, HANDSHAKE_TIMEOUT);
+            GLOBAL_OUTSTANDING_LIMIT, HANDSHAKE_TIMEOUT, BUGZOO, BUGZOO_ALLOW);
     private static final Set<String> ZOOKEEPER_UNUSED = Set.of("preAllocSize",
             "snapSizeLimitInKb", "txnLogSizeLimitInKb", "standaloneEnabled", "reconfigEnabled", "dynamicConfigFile",
             "leaderServes", "cnxTimeout", "quorumListenOnAllIPs", "secureClientPort", "secureClientPortAddress",
@@ -119,6 +124,11 @@ public final class ConfigReader {
         if (ensemble) {
             core = core.withZab(zabConfig(cfg, myid, servers, initLimit, syncLimit, finalizeWaitMs));
         }
+        Set<Bug> bugs = bugZoo(cfg);
+        if (!bugs.isEmpty()) {
+            warnings.add(cfg.get(BUGZOO).where() + ": TEST ONLY: bug-zoo switches " + bugs + " are planted in this server");
+            core = core.withZab(core.zab().withBugs(bugs));
+        }
         return new ServerConfig(core, dataDir, dataLogDir, client, initLimit, syncLimit, snapRetainCount,
                 purgeIntervalHours, finalizeWaitMs, outstandingLimit, handshakeTimeoutMs, servers, warnings);
     }
@@ -145,6 +155,27 @@ public final class ConfigReader {
                 + "\nmaxSessionTimeout=" + maxSessionTimeoutMs + "\nserverId=" + myid + "\n";
         return new CoreConfig(myid, tickTimeMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxClientCnxns, maxBuffer,
                 snapCount, forceSync, words, sessionSecret, describe);
+    }
+
+    /**
+     * The bug-zoo switches (test only): a config naming any is refused unless it also says
+     * zabkit.bugzoo.allow=true, so a production config cannot plant a bug by accident.
+     */
+    private static Set<Bug> bugZoo(CfgFile cfg) throws ConfigException {
+        CfgFile.Entry b = cfg.get(BUGZOO);
+        CfgFile.Entry allow = cfg.get(BUGZOO_ALLOW);
+        if (b == null || b.value().isBlank()) {
+            return Set.of();
+        }
+        if (allow == null || !allow.value().trim().equals("true")) {
+            throw ConfigException.at(b, "plants known bugs in the server for testing the verification layers;"
+                    + " refusing to start: remove it, or (in a test only) add " + BUGZOO_ALLOW + "=true");
+        }
+        try {
+            return Bug.parseList(b.value());
+        } catch (IllegalArgumentException e) {
+            throw ConfigException.at(b, e.getMessage());
+        }
     }
 
     /** The ensemble settings: every server line votes; the variant and its coin from the zabkit keys. */

@@ -15,6 +15,7 @@ import io.zabkit.wire.Framer;
 import io.zabkit.wire.Jute;
 import io.zabkit.wire.OpCode;
 import io.zabkit.wire.Requests;
+import io.zabkit.zab.Bug;
 import io.zabkit.zab.Effects;
 import io.zabkit.zab.Message;
 import io.zabkit.zab.Replica;
@@ -158,6 +159,9 @@ public final class ServerCore implements Replica, Effects {
             return;
         }
         for (long sessionId : sessions.expired(nowMs)) {
+            if (config.zab().bug(Bug.LEADER_EXPIRES_OWN_SESSIONS_ONLY) && sessionId >>> 56 != config.serverId()) {
+                continue;
+            }
             LOG.log(System.Logger.Level.INFO, "expiring session 0x{0} (timeout {1} ms)",
                     Long.toHexString(sessionId), sessions.timeoutMs(sessionId));
             stats.sessionsExpired++;
@@ -572,7 +576,7 @@ public final class ServerCore implements Replica, Effects {
             return;
         }
         long lastProcessed = applier.lastProcessedZxid();
-        if (c.lastZxidSeen() > lastProcessed) {
+        if (c.lastZxidSeen() > lastProcessed && !config.zab().bug(Bug.RECONNECT_BEHIND_LAST_ZXID_SEEN)) {
             reject(conn, "refusing session request: client has seen zxid " + Txn.zxidString(c.lastZxidSeen())
                     + ", our last zxid is " + Txn.zxidString(lastProcessed) + "; client must try another server");
             return;
@@ -660,6 +664,8 @@ public final class ServerCore implements Replica, Effects {
                     List.copyOf(conn.authIds)));
         } else if (r.type() == OpCode.SYNC && zab.isServingLeader()) {
             waitFor = zab.lastLoggedZxid(); // the reply waits until everything issued before it is applied
+        } else if (r.type() == OpCode.SYNC && config.zab().bug(Bug.ZK1675_FOLLOWER_SYNC_AT_ONCE)) {
+            waitFor = 0; // answered with what this follower has, without asking the leader
         } else if (r.type() == OpCode.SYNC) {
             waitFor = Connection.AWAITING_LEADER; // the leader says how far this follower must catch up
             zab.forwardSync(conn.sessionId, h.getXid());

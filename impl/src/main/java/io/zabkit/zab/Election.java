@@ -29,6 +29,14 @@ final class Election {
             }
             return leader > other.leader;
         }
+
+        /** Bug.ELECTION_ID_BEFORE_ZXID: epoch, then server id, then zxid. */
+        boolean betterByIdThan(Vote other) {
+            if (peerEpoch != other.peerEpoch) {
+                return peerEpoch > other.peerEpoch;
+            }
+            return leader != other.leader ? leader > other.leader : zxid > other.zxid;
+        }
     }
 
     interface Outbox {
@@ -99,13 +107,13 @@ final class Election {
                 logicalClock = n.electionEpoch();
                 recvset.clear();
                 Vote mine = new Vote(self, myZxid, myEpoch);
-                proposal = v.betterThan(mine) ? v : mine;
+                proposal = better(v, mine) ? v : mine;
                 finalizeDeadlineMs = -1;
                 broadcast(nowMs);
             } else if (n.electionEpoch() < logicalClock) {
                 out.send(from, notification()); // help the straggler catch up with this round
                 return -1;
-            } else if (v.betterThan(proposal)) {
+            } else if (better(v, proposal)) {
                 proposal = v;
                 finalizeDeadlineMs = -1;
                 broadcast(nowMs);
@@ -217,5 +225,10 @@ final class Election {
                 out.send(peer, n);
             }
         }
+    }
+
+    /** The vote order; a bug-zoo switch may plant a wrong one. */
+    private boolean better(Vote a, Vote b) {
+        return config.bug(Bug.ELECTION_ID_BEFORE_ZXID) ? a.betterByIdThan(b) : a.betterThan(b);
     }
 }

@@ -48,6 +48,8 @@ final class Following extends Role {
      */
     private long skipThrough = -1;
     private long skippedTo = -1;
+    /** Bug.ZK3911_DIFF_LOGGED_AT_UPTODATE: synced proposals held in memory until UPTODATE. */
+    private final java.util.List<Txn> loggedAtUpToDate = new java.util.ArrayList<>();
     /** Ack-to-all variants: the highest zxid each other server acknowledged to us. */
     private final Map<Long, Long> peerAcks = new TreeMap<>();
 
@@ -153,14 +155,14 @@ final class Following extends Role {
         }
         gotLeaderInfo = true;
         long e = li.newEpoch();
-        if (e < zab.acceptedEpoch) {
+        if (e < zab.acceptedEpoch && !zab.config.bug(Bug.STALE_LEADERINFO_ACCEPTED)) {
             zab.lookForLeader("leader " + leader + " proposed epoch " + e + " below our acceptedEpoch "
                     + zab.acceptedEpoch);
             return;
         }
-        boolean fresh = e > zab.acceptedEpoch;
+        boolean fresh = e > zab.acceptedEpoch || zab.config.bug(Bug.STALE_LEADERINFO_ACCEPTED) && e < zab.acceptedEpoch;
         if (fresh) {
-            zab.acceptedEpoch = e;
+            zab.acceptedEpoch = Math.max(zab.acceptedEpoch, e); // Bug.STALE_LEADERINFO_ACCEPTED: never lowered
             zab.effects.storeEpochs(zab.acceptedEpoch, zab.currentEpoch); // durable before ACKEPOCH leaves
         }
         // An epoch we had already accepted is answered with -1: it must not count toward the quorum.
@@ -185,14 +187,16 @@ final class Following extends Role {
                     + Txn.zxidString(processed) + "): committed state would be lost");
         }
         zab.history.truncateAfter(z);
-        zab.effects.truncateLog(z);
+        if (!zab.config.bug(Bug.TRUNC_NOT_APPLIED_ON_DISK)) {
+            zab.effects.truncateLog(z);
+        }
         zab.lastPersisted = Math.min(zab.lastPersisted, z);
         zab.lastCommitted = Math.min(zab.lastCommitted, Math.max(z, processed));
     }
 
     private void followerProcessSnap(Snap s) {
         long applied = zab.replica.lastProcessedZxid();
-        if (s.zxid() < applied) {
+        if (s.zxid() < applied && !zab.config.bug(Bug.SNAP_BEHIND_APPLIED_INSTALLED)) {
             followerKeepAppliedState(s.zxid(), applied);
             return;
         }
@@ -242,6 +246,10 @@ final class Following extends Role {
             return;
         }
         newLeaderZxid = nl.zxid();
+        if (zab.config.bug(Bug.ZK4643_EPOCH_BEFORE_HISTORY)) {
+            zab.currentEpoch = zab.acceptedEpoch; // the new epoch on disk before the history it vouches for
+            zab.effects.storeEpochs(zab.acceptedEpoch, zab.currentEpoch);
+        }
         followerAfterPersist();
     }
 
@@ -252,7 +260,7 @@ final class Following extends Role {
         }
         boolean ackingNewLeader = false;
         if (!ackedNewLeader) {
-            if (zab.lastPersisted < newLeaderZxid) {
+            if (zab.lastPersisted < newLeaderZxid && !ackNewLeaderBeforeDurable()) {
                 return; // the ACK of NEWLEADER waits until the synced history is on disk
             }
             // Only now the new currentEpoch: on disk it vouches for the history (ZOOKEEPER-4643).
@@ -261,12 +269,17 @@ final class Following extends Role {
             ackedNewLeader = true;
             ackingNewLeader = true;
         }
-        long z = zab.selfAck();
+        long z = ackingNewLeader && ackNewLeaderBeforeDurable() ? Math.max(zab.selfAck(), newLeaderZxid) : zab.selfAck();
         if (ackingNewLeader || z > lastAckSent && !fastRules.leftToTheCoin(zab.history, receivedFast, lastAckSent, z)) {
             followerSendAck(z); // classic: ACK what is now durable; coin toss leaves fast ones to the coin
         }
         followerFastCommits();
         zab.deliverCommitted();
+    }
+
+    /** ZOOKEEPER-3911 and -4646: the ACK of NEWLEADER leaves before the synced history is durable. */
+    private boolean ackNewLeaderBeforeDurable() {
+        return zab.config.bug(Bug.ZK3911_DIFF_LOGGED_AT_UPTODATE) || zab.config.bug(Bug.ZK4646_NEWLEADER_ACK_BEFORE_FSYNC);
     }
 
     private void followerProcessUpToDate(UpToDate u) {
@@ -275,6 +288,10 @@ final class Following extends Role {
             return;
         }
         zabState = ZabState.BROADCAST;
+        for (Txn t : loggedAtUpToDate) {
+            zab.effects.log(t); // Bug.ZK3911_DIFF_LOGGED_AT_UPTODATE: only now the synced proposals go to disk
+        }
+        loggedAtUpToDate.clear();
         followerProcessCommit(u.zxid());
         zab.replica.startServing(false);
     }
@@ -293,7 +310,17 @@ final class Following extends Role {
             return;
         }
         zab.history.append(t);
-        zab.effects.log(t);
+        if (zabState == ZabState.SYNCHRONIZATION && zab.config.bug(Bug.ZK3911_DIFF_LOGGED_AT_UPTODATE)) {
+            loggedAtUpToDate.add(t);
+        } else {
+            zab.effects.log(t);
+        }
+        if (ackedNewLeader && !p.fast() && zab.config.bug(Bug.ACK_BEFORE_FSYNC)) {
+            followerSendAck(t.zxid());
+        }
+        if (zabState == ZabState.BROADCAST && zab.config.bug(Bug.APPLY_BEFORE_COMMIT)) {
+            zab.lastCommitted = Math.max(zab.lastCommitted, t.zxid()); // applied once durable, no COMMIT awaited
+        }
         if (!p.fast() || !ackedNewLeader) {
             return;
         }

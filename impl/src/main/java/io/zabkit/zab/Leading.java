@@ -183,7 +183,7 @@ final class Leading extends Role {
             return;
         }
         l.ackedEpoch = true;
-        l.fresh = fresh;
+        l.fresh = fresh || zab.config.bug(Bug.STALE_ACKEPOCH_COUNTED);
         l.lastZxid = ae.lastZxid();
         if (zabState == ZabState.DISCOVERY) {
             List<Long> promised = learners.leaderAnd(x -> x.ackedEpoch && x.fresh);
@@ -359,7 +359,8 @@ final class Leading extends Role {
     /** A follower's client syncs: it must apply everything this leader proposed so far. */
     private void leaderProcessSync(long from, SyncRequest s) {
         if (zabState == ZabState.BROADCAST) {
-            zab.effects.send(from, new SyncReply(s.sessionId(), s.cxid(), zab.history.lastZxid()));
+            long upTo = zab.config.bug(Bug.SYNC_REPLY_LAST_COMMITTED) ? zab.lastCommitted : zab.history.lastZxid();
+            zab.effects.send(from, new SyncReply(s.sessionId(), s.cxid(), upTo));
         }
     }
 

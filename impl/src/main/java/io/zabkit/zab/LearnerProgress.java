@@ -100,7 +100,8 @@ final class LearnerProgress {
     /** The highest zxid that a majority of these cumulative ACKs covers, or -1 when there are too few. */
     static long quorumReach(ZabConfig config, List<Long> acks) {
         acks.sort(Comparator.reverseOrder());
-        int quorum = config.voters().size() / 2 + 1;
+        int quorum = config.voters().size() / 2 + (config.bug(Bug.QUORUM_OFF_BY_ONE) ? 0 : 1);
+        quorum = Math.max(1, quorum);
         assert quorum >= 1 && quorum <= config.voters().size();
         return acks.size() < quorum ? -1 : acks.get(quorum - 1);
     }

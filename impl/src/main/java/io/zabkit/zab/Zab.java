@@ -257,6 +257,9 @@ public final class Zab {
     /** Leaves the current role (closing its links, stopping service) and starts an election. */
     void lookForLeader(String why) {
         boolean wasServing = role.zabState == ZabState.BROADCAST;
+        if (config.bug(Bug.ZK4712_WRITE_OUTLIVES_ROLE)) {
+            lastPersisted = history.lastZxid(); // the old role's writes in flight are taken as done by the next
+        }
         role.resetLinks();
         LOG.log(System.Logger.Level.INFO, "server {0}: LOOKING ({1})", self, why);
         if (wasServing) {

@@ -1,6 +1,8 @@
 package io.zabkit.zab;
 
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The ensemble settings of the core, from zoo.cfg (or from the simulator's seed).
@@ -14,12 +16,20 @@ import java.util.List;
  * @param seed                seeds the coin toss; the core draws no randomness of its own
  * @param committedLogCount   applied transactions kept in memory so that a lagging follower gets a DIFF
  *                            rather than a SNAP (ZooKeeper's zookeeper.commitLogCount)
+ * @param bugs                bug-zoo switches planted (test only; empty in production, see {@link Bug})
  */
 public record ZabConfig(List<Long> voters, int initLimitTicks, int syncLimitTicks, int finalizeWaitMs,
-                        Variant variant, double coinTossProbability, long seed, int committedLogCount) {
+                        Variant variant, double coinTossProbability, long seed, int committedLogCount,
+                        Set<Bug> bugs) {
 
     /** ZooKeeper's default for zookeeper.commitLogCount. */
     public static final int COMMITTED_LOG_COUNT = 500;
+
+    public ZabConfig(List<Long> voters, int initLimitTicks, int syncLimitTicks, int finalizeWaitMs, Variant variant,
+                     double coinTossProbability, long seed, int committedLogCount) {
+        this(voters, initLimitTicks, syncLimitTicks, finalizeWaitMs, variant, coinTossProbability, seed,
+                committedLogCount, Set.of());
+    }
 
     public ZabConfig(List<Long> voters, int initLimitTicks, int syncLimitTicks, int finalizeWaitMs, Variant variant,
                      double coinTossProbability, long seed) {
@@ -29,6 +39,7 @@ public record ZabConfig(List<Long> voters, int initLimitTicks, int syncLimitTick
 
     public ZabConfig {
         voters = voters.stream().sorted().distinct().toList();
+        bugs = bugs.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(bugs));
         if (voters.isEmpty()) {
             throw new IllegalArgumentException("an ensemble needs at least one server");
         }
@@ -43,6 +54,17 @@ public record ZabConfig(List<Long> voters, int initLimitTicks, int syncLimitTick
             throw new IllegalArgumentException("the coin-toss probability must be in (0, 1], got "
                     + coinTossProbability);
         }
+    }
+
+    /** The same settings with these bug-zoo switches on (test only). */
+    public ZabConfig withBugs(Set<Bug> planted) {
+        return new ZabConfig(voters, initLimitTicks, syncLimitTicks, finalizeWaitMs, variant, coinTossProbability, seed,
+                committedLogCount, planted);
+    }
+
+    /** Whether the bug-zoo switch is on: the one check every hook makes. */
+    public boolean bug(Bug b) {
+        return !bugs.isEmpty() && bugs.contains(b);
     }
 
     /** A server on its own: no election, every write commits once it is durable. */

@@ -155,6 +155,24 @@ class ConfigReaderTest {
     }
 
     @Test
+    void aBugZooSwitchIsRefusedUnlessExplicitlyAllowed() throws Exception {
+        Files.createDirectories(dataDir());
+        Files.writeString(dataDir().resolve("myid"), "1");
+        assertTrue(read(three()).core().zab().bugs().isEmpty(), "no switch unless configured");
+        String refused = error(three("zabkit.bugzoo=ACK_BEFORE_FSYNC"));
+        assertTrue(refused.contains("zabkit.bugzoo=ACK_BEFORE_FSYNC: plants known bugs") && refused.contains(
+                "zabkit.bugzoo.allow=true"), refused);
+        assertTrue(error(three("zabkit.bugzoo=ACK_BEFORE_FSYNC", "zabkit.bugzoo.allow=yes")).contains("refusing"));
+        ServerConfig planted = read(three("zabkit.bugzoo=ack-before-fsync,ZK4646_NEWLEADER_ACK_BEFORE_FSYNC",
+                "zabkit.bugzoo.allow=true"));
+        assertEquals(java.util.Set.of(io.zabkit.zab.Bug.ACK_BEFORE_FSYNC, io.zabkit.zab.Bug.ZK4646_NEWLEADER_ACK_BEFORE_FSYNC),
+                planted.core().zab().bugs());
+        assertTrue(planted.warnings().stream().anyMatch(w -> w.contains("TEST ONLY")), planted.warnings().toString());
+        String unknown = error(three("zabkit.bugzoo=NO_SUCH_BUG", "zabkit.bugzoo.allow=true"));
+        assertTrue(unknown.contains("unknown bug-zoo switch 'NO_SUCH_BUG'"), unknown);
+    }
+
+    @Test
     void anEnsembleSharesOneSessionSecret() throws Exception {
         Files.createDirectories(dataDir());
         Files.writeString(dataDir().resolve("myid"), "1");

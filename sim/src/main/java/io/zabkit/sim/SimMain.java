@@ -1,5 +1,6 @@
 package io.zabkit.sim;
 
+import io.zabkit.zab.Bug;
 import io.zabkit.zab.Variant;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -39,6 +40,7 @@ public final class SimMain {
         String shard = null;
         Path resultFile = null;
         boolean printHashes = false;
+        java.util.Set<Bug> bugs = java.util.EnumSet.noneOf(Bug.class);
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -55,6 +57,13 @@ public final class SimMain {
                 case "--shard" -> shard = value(args, ++i, a);
                 case "--result" -> resultFile = Path.of(value(args, ++i, a));
                 case "--hashes" -> printHashes = true;
+                case "--bug" -> {
+                    try {
+                        bugs.addAll(Bug.parseList(value(args, ++i, a)));
+                    } catch (IllegalArgumentException e) {
+                        usage(e.getMessage());
+                    }
+                }
                 default -> usage("unknown option " + a);
             }
         }
@@ -67,7 +76,7 @@ public final class SimMain {
         if ((shard != null || resultFile != null) && (fullTrace || historyFile != null)) {
             usage("--shard and --result describe a sweep; --trace and --history replay one seed");
         }
-        Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption, printHashes);
+        Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption, printHashes, java.util.Set.copyOf(bugs));
         SeedPlan plan;
         try {
             plan = shard == null ? SeedPlan.unsharded(seed, seeds) : SeedPlan.parse(seed, seeds, shard);
@@ -82,11 +91,12 @@ public final class SimMain {
 
     /** What every seed of a run shares. */
     record Shape(int ticks, SimDisk.Mode disk, int servers, Variant variant, boolean breakAssumption,
-                 boolean printHashes) {
+                 boolean printHashes, java.util.Set<Bug> bugs) {
         SimOptions options(long seed) {
             SimOptions o = servers == 1 ? SimOptions.fromSeed(seed, ticks, disk)
                     : SimOptions.fromSeed(seed, ticks, disk, servers, variant);
-            return breakAssumption ? o.breakingTheFaultAssumption() : o;
+            o = breakAssumption ? o.breakingTheFaultAssumption() : o;
+            return bugs.isEmpty() ? o : o.withBugs(bugs);
         }
     }
 
@@ -179,7 +189,7 @@ public final class SimMain {
         System.err.println("sim: " + problem);
         System.err.println("usage: SimMain [--seed N] [--seeds COUNT] [--ticks T] [--disk honest|lying-sync] "
                 + "[--trace] [--history FILE.edn] [--progress-every K] [--servers N] [--variant Zab|ZabAc|ZabAa|ZabCt|ZabCT] "
-                + "[--break-fault-assumption] [--hashes] [--shard i/N] [--result FILE.json]");
+                + "[--break-fault-assumption] [--bug NAME[,NAME]] [--hashes] [--shard i/N] [--result FILE.json]");
         System.exit(2);
     }
 }

@@ -1,8 +1,10 @@
 package io.zabkit.sim;
 
+import io.zabkit.zab.Bug;
 import io.zabkit.zab.Variant;
 import io.zabkit.zab.ZabConfig;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Every knob of a run, drawn from the seed ("swarm" testing: each seed also picks which faults are
@@ -47,7 +49,8 @@ record SimOptions(
         boolean honourFaultAssumption,
         double powerLossProbability,
         double discoveryCrashProbability,
-        double clientMoveProbability) {
+        double clientMoveProbability,
+        Set<Bug> bugs) {
 
     static final int TICK_TIME_MS = 100;
 
@@ -83,7 +86,7 @@ record SimOptions(
                 p.pick(0.0, 0.5, 0.9),
                 p.pick(0.0, 0.0, 0.001, 0.01),
                 diskMode,
-                1, 0.0, 0, 0.0, 1, Variant.Zab, ZabConfig.COMMITTED_LOG_COUNT, true, 0.0, 0.0, 0.0);
+                1, 0.0, 0, 0.0, 1, Variant.Zab, ZabConfig.COMMITTED_LOG_COUNT, true, 0.0, 0.0, 0.0, Set.of());
     }
 
     /**
@@ -115,7 +118,7 @@ record SimOptions(
                 base.syncDelayTicksMax, base.snapCount, base.snapRetainCount, clientDelayMean, clientDelayMax,
                 base.splitProbability, base.coalesceProbability, base.connectionBreakProbability, diskMode, servers,
                 partition, partitionTicks, peerLinkDelayMean, peerLinkDelayMax, variant, committedLog, true, crash / 10,
-                discoveryCrash, clientMove);
+                discoveryCrash, clientMove, Set.of());
     }
 
     /** The same run with power losses of the whole ensemble at this rate per tick (and nothing else changed). */
@@ -126,7 +129,7 @@ record SimOptions(
                 tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, honourFaultAssumption, probability, discoveryCrashProbability, clientMoveProbability);
+                committedLogCount, honourFaultAssumption, probability, discoveryCrashProbability, clientMoveProbability, bugs);
     }
 
     boolean ensemble() {
@@ -142,7 +145,7 @@ record SimOptions(
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
-                clientMoveProbability);
+                clientMoveProbability, bugs);
     }
 
     /**
@@ -158,7 +161,19 @@ record SimOptions(
                 snapRetainCount, delayTicksMean,
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, false, powerLossProbability, discoveryCrashProbability, clientMoveProbability);
+                committedLogCount, false, powerLossProbability, discoveryCrashProbability, clientMoveProbability, bugs);
+    }
+
+    /** The same run with these bug-zoo switches planted in every server (nothing else changed). */
+    SimOptions withBugs(Set<Bug> planted) {
+        return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
+                reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
+                writeFraction, multiProbability, closeSessionProbability, crashProbability, restartDelayTicksMax,
+                tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
+                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
+                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
+                committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
+                clientMoveProbability, Set.copyOf(planted));
     }
 
     /** The VOPR-style header: the seed and every option it drew, one line. */
@@ -180,7 +195,19 @@ record SimOptions(
                 splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
-                clientMoveProbability);
+                clientMoveProbability) + (bugs.isEmpty() ? "" : " bugs=" + bugs);
+    }
+
+    /** The simulator flags that re-create these options beyond the seed's draws ("" for none). */
+    String simFlags() {
+        StringBuilder s = new StringBuilder();
+        if (!honourFaultAssumption) {
+            s.append(" --break-fault-assumption");
+        }
+        for (Bug b : new java.util.TreeSet<>(bugs)) {
+            s.append(" --bug ").append(b.name());
+        }
+        return s.toString().trim();
     }
 
     SimNetwork.Options network() {

@@ -25,9 +25,9 @@ record SimResult(SimOptions options, Violation violation, long traceHash, long t
         }
         if (options.ensemble()) {
             s.append(" SERVERS=").append(options.serverCount()).append(" VARIANT=").append(options.variant());
-            if (!options.honourFaultAssumption()) {
-                s.append(" SIM_FLAGS=--break-fault-assumption");
-            }
+        }
+        if (!options.simFlags().isEmpty()) {
+            s.append(" SIM_FLAGS='").append(options.simFlags()).append("'");
         }
         if (options.diskMode() != SimDisk.Mode.HONEST) {
             s.append(" DISK=").append(options.diskMode().name());
@@ -52,7 +52,7 @@ record SimResult(SimOptions options, Violation violation, long traceHash, long t
                 .append(options.seed()).append(" --ticks ").append(options.ticksMax()).append(" --disk ")
                 .append(options.diskMode())
                 .append(options.ensemble() ? " --servers " + options.serverCount() + " --variant " + options.variant() : "")
-                .append(options.honourFaultAssumption() ? "" : " --break-fault-assumption")
+                .append(options.simFlags().isEmpty() ? "" : " " + options.simFlags())
                 .append(" --trace\n");
         return s.toString();
     }

@@ -59,6 +59,11 @@ public final class Simulator {
     /** Per session: whether its client last held it on a follower (for SESSION_EXPIRED_VIA_FOLLOWER). */
     private final Map<Long, Boolean> sessionOnFollower = new HashMap<>();
 
+    private final ProgressChecker progress = new ProgressChecker();
+    private final ElectionChecker elections = new ElectionChecker();
+    private final SyncReadsChecker syncReads = new SyncReadsChecker();
+    private final SessionExpiryChecker sessionExpiry = new SessionExpiryChecker();
+
     private long opsInvoked;
     private long opsOk;
     private long opsFail;
@@ -81,6 +86,9 @@ public final class Simulator {
         CoreConfig config = new CoreConfig(defaults.serverId(), defaults.tickTimeMs(), defaults.minSessionTimeoutMs(),
                 defaults.maxSessionTimeoutMs(), defaults.maxClientCnxns(), defaults.maxBufferBytes(),
                 options.snapCount(), true, defaults.fourLetterWords(), defaults.sessionSecret(), "simulated");
+        if (!options.bugs().isEmpty()) {
+            config = config.withZab(config.zab().withBugs(options.bugs()));
+        }
         this.digests = new TreeDigestChecker(config.serverId(), options.ensemble());
         this.reads = new ReadChecker(Workload.readPaths(options.workload()));
         digests.listen(reads);
@@ -93,7 +101,7 @@ public final class Simulator {
                 voters.add((long) (SERVER + i));
             }
             ZabConfig zab = new ZabConfig(voters, 20, 10, 50, options.variant(), 0.5, options.seed(),
-                    options.committedLogCount());
+                    options.committedLogCount()).withBugs(options.bugs());
             for (int i = 0; i < servers.length; i++) {
                 servers[i] = SERVER + i;
                 CoreConfig c = new CoreConfig(servers[i], config.tickTimeMs(), config.minSessionTimeoutMs(),
@@ -196,8 +204,15 @@ public final class Simulator {
                 ServerCore core = n.core();
                 core.checkInvariants();
                 digests.afterStep(core);
+                progress.afterStep(n.address(), n.crashes(), core.lastProcessedZxid());
+                io.zabkit.zab.Zab zab = core.zab();
+                elections.observe(n.address(), zab.state(), zab.leader(), zab.currentEpoch(), zab.lastLoggedZxid());
+            } else {
+                elections.down(n.address());
             }
         }
+        elections.endStep();
+        sessionExpiry.afterStep(servingLeader(), clock.tick());
         if (options.ensemble()) {
             ensemble.afterStep(nodes);
         }
@@ -429,6 +444,14 @@ public final class Simulator {
             }
         }
         ephemerals.atEnd(leader);
+        List<Long> held = new ArrayList<>();
+        for (SimClient c : clients) {
+            held.add(c.sessionId());
+        }
+        // beyond the timeout: the leader's expiry check (a tick), the closeSession's commit round trip, slack
+        long bound = 2L * options.peerDelayTicksMax() + 2L * options.delayTicksMax()
+                + clock.ticksFor(SimOptions.TICK_TIME_MS) * 2 + 10;
+        sessionExpiry.atEnd(leader, clock.tick(), held, options.msPerTick(), bound);
         for (SimClient c : clients) {
             trace.event("end", "client " + c.address() + (c.isConnected() ? " connected" : " not connected")
                     + " session 0x" + Long.toHexString(c.sessionId()) + " watches " + c.watchesHeld()
@@ -525,6 +548,7 @@ public final class Simulator {
             opsInvoked++;
             history.invoke(op);
             durability.invoked(op);
+            syncReads.invoked(op);
         }
 
         @Override
@@ -539,6 +563,7 @@ public final class Simulator {
             watches.completed(op);
             ephemerals.completed(op);
             reads.completed(op);
+            syncReads.completed(op);
         }
 
         @Override
@@ -566,6 +591,7 @@ public final class Simulator {
         public void sessionStarted(SimClient client, long sessionId, boolean resumed) {
             // a resumed session's :connect tells the history checker its watches were re-set by SetWatches
             history.session(eventProcess.get(client.address()), "connect", sessionId);
+            sessionExpiry.held(sessionId, clock.tick());
             ServerCore core = coreOf(client.server());
             sessionOnFollower.put(sessionId, core != null && core.zab().isServingFollower());
         }
@@ -580,6 +606,7 @@ public final class Simulator {
                 history.sessionExpired(eventProcess.get(client.address()), sessionId, digests.closeSessionZxid(sessionId));
             }
             ephemerals.sessionEnded(sessionId, expired, coreOf(client.server()));
+            sessionExpiry.held(sessionId, clock.tick());
         }
 
         @Override

@@ -1,0 +1,113 @@
+package io.zabkit.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.zabkit.zab.Bug;
+import io.zabkit.zab.Message.ServerState;
+import io.zabkit.zab.Variant;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The bug zoo in CI (bounded): a handful of switches, each caught by the simulator within a small number
+ * of seeds by the invariant meant for it, and the same seeds passing with no switch on. `make mutants`
+ * measures every switch at CI's seed counts (results/bugzoo/).
+ */
+class BugZooTest {
+    private static final int TICKS = 600;
+
+    /** The first failing seed of 1..maxSeeds with the switch on, or a test failure. */
+    private static SimResult firstCaught(Bug bug, int servers, int maxSeeds) {
+        for (long seed = 1; seed <= maxSeeds; seed++) {
+            SimOptions o = SimOptions.fromSeed(seed, TICKS, SimDisk.Mode.HONEST, servers, Variant.Zab).withBugs(Set.of(bug));
+            SimResult r = new Simulator(o, null, false).run();
+            if (!r.ok()) {
+                assertTrue(r.replayCommand().contains("--bug " + bug.name()), r.replayCommand());
+                SimResult correct = new Simulator(SimOptions.fromSeed(seed, TICKS, SimDisk.Mode.HONEST, servers,
+                        Variant.Zab), null, false).run();
+                assertTrue(correct.ok(), "the same seed without the switch fails: " + correct.report());
+                return r;
+            }
+        }
+        fail(bug + " not caught in " + maxSeeds + " seeds of " + servers + " servers");
+        return null;
+    }
+
+    @Test
+    void anElectionRankingIdBeforeZxidBreaksLeaderElectionOrder() {
+        SimResult r = firstCaught(Bug.ELECTION_ID_BEFORE_ZXID, 3, 40);
+        assertEquals("LeaderElectionOrder", r.violation().property(), r.report());
+    }
+
+    @Test
+    void aQuorumOffByOneLosesAcknowledgedWrites() {
+        SimResult r = firstCaught(Bug.QUORUM_OFF_BY_ONE, 3, 40);
+        assertTrue(Set.of("Durability", "TreeDigest", "PrefixConsistency").contains(r.violation().property()), r.report());
+    }
+
+    @Test
+    void aLeaderExpiringOnlyItsOwnSessionsBreaksSessionExpiry() {
+        SimResult r = firstCaught(Bug.LEADER_EXPIRES_OWN_SESSIONS_ONLY, 3, 40);
+        assertEquals("SessionExpiry", r.violation().property(), r.report());
+    }
+
+    @Test
+    void aSnapInstalledBehindTheAppliedStateIsCaughtOnItsPinnedSeed() {
+        // the seed issue 13 found the real bug on; with the fix undone it fails again
+        SimOptions o = SimOptions.fromSeed(407, TICKS, SimDisk.Mode.HONEST, 5, Variant.Zab)
+                .withBugs(Set.of(Bug.SNAP_BEHIND_APPLIED_INSTALLED));
+        SimResult r = new Simulator(o, null, false).run();
+        assertTrue(!r.ok() && r.violation().getMessage().contains("is newer"), r.report());
+    }
+
+    @Test
+    void lastProcessedMayGoBackOnlyThroughNodeCrash() {
+        ProgressChecker p = new ProgressChecker();
+        p.afterStep(1, 0, 10);
+        p.afterStep(1, 0, 12);
+        p.afterStep(1, 1, 5); // restarted: recovered from disk
+        Violation v = assertThrows(Violation.class, () -> p.afterStep(1, 1, 4));
+        assertEquals("LastProcessedMonotonic", v.property());
+    }
+
+    @Test
+    void aFollowerElectingAWorseVoteBreaksLeaderElectionOrder() {
+        ElectionChecker e = new ElectionChecker();
+        e.observe(1, ServerState.LOOKING, -1, 2, 0x200000005L);
+        e.observe(2, ServerState.LOOKING, -1, 2, 0x200000007L);
+        e.endStep();
+        e.observe(1, ServerState.LOOKING, -1, 2, 0x200000005L);
+        e.observe(2, ServerState.FOLLOWING, 1, 2, 0x200000007L);
+        Violation v = assertThrows(Violation.class, e::endStep);
+        assertEquals("LeaderElectionOrder", v.property());
+        // a server joining a leader that already leads is not part of its electing quorum
+        ElectionChecker joined = new ElectionChecker();
+        joined.observe(1, ServerState.LEADING, 1, 3, 0x300000001L);
+        joined.observe(2, ServerState.LOOKING, -1, 2, 0x200000009L);
+        joined.endStep();
+        joined.observe(2, ServerState.FOLLOWING, 1, 2, 0x200000009L);
+        joined.endStep();
+        assertEquals(0, joined.checks());
+    }
+
+    @Test
+    void aSyncAnsweredBelowAnAcknowledgedWriteBreaksSyncReads() {
+        SyncReadsChecker s = new SyncReadsChecker();
+        ClientOp write = ClientOp.of(ClientOp.Kind.SET_DATA, "/k");
+        write.session = 1;
+        s.invoked(write);
+        write.outcome = ClientOp.Outcome.OK;
+        write.zxid = 0x100000009L;
+        s.completed(write);
+        ClientOp sync = ClientOp.of(ClientOp.Kind.SYNC, "/");
+        sync.session = 2;
+        s.invoked(sync);
+        sync.outcome = ClientOp.Outcome.OK;
+        sync.zxid = 0x100000008L;
+        Violation v = assertThrows(Violation.class, () -> s.completed(sync));
+        assertEquals("SyncReads", v.property());
+    }
+}
