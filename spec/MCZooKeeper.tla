@@ -32,7 +32,8 @@ EstablishedInit ==
     /\ forwarding = [i \in Server |-> IF i = L THEN Server \ {L} ELSE {}]
     /\ ackldRecv = [i \in Server |-> IF i = L THEN Server \ {L} ELSE {}]
     /\ ackIndex = [i \in Server |-> [j \in Server |-> 0]]
-    /\ lastAcked = [i \in Server |-> 0]
+    /\ suspects = [i \in Server |-> {}]
+    /\ zabAckers = [i \in Server |-> {}]
     /\ msgs = [i \in Server |-> [j \in Server |-> <<>>]]
     /\ partitioned = {}
     /\ crashes = 0

@@ -16,18 +16,23 @@ EXTENDS Naturals, Sequences, FiniteSets, TLC
 
 CONSTANTS
     Server,             \* the ensemble (model values)
-    Variant,            \* "Zab", "ZabAc", "ZabAa", "ZabCt" or "ZabCT"
-    QuorumNeverCrashes, \* fault assumption of the fast variants (see NodeCrash)
-    Bug3911,            \* ZOOKEEPER-3911: DIFF marks uncommitted proposals as committed
-    Bug4643,            \* ZOOKEEPER-4643/4646: NEWLEADER updates currentEpoch and ACKs before the synced log is on disk
+    Variant,            \* "Zab", "ZabAc", "ZabAa", "ZabCt", "ZabCT" or "ZabAA" (seed 003, sections 2.5, 2.6, 4)
+    Switching,          \* seed 003 section 2.7: followers that suspect a follower crash fall back to Zab
+    Assumptions,        \* subset of {"A1.1", "A1.2"}: the fault assumptions of seed 003 section 2.1 the model keeps
+    Bugs,               \* subset of BugIds: the ZooKeeper defects re-enacted (empty in the correct protocol)
     MaxTxns,            \* bound: transactions proposed in a run
     MaxEpoch,           \* bound: highest epoch a leader may propose
     MaxCrashes,         \* bound: NodeCrash steps in a run
     MaxPartitions       \* bound: PartitionStart steps in a run
 
-Variants == {"Zab", "ZabAc", "ZabAa", "ZabCt", "ZabCT"}
+Variants == {"Zab", "ZabAc", "ZabAa", "ZabCt", "ZabCT", "ZabAA"}
+(* One switch per JIRA issue; spec/README.md says how faithfully each one  *)
+(* re-enacts it. The mechanisms are those the JIRA and its pull request   *)
+(* describe (cited at the action that changes).                           *)
+BugIds == {"3911", "4643", "4646", "4685", "2354"}
 ASSUME Variant \in Variants
-ASSUME QuorumNeverCrashes \in BOOLEAN /\ Bug3911 \in BOOLEAN /\ Bug4643 \in BOOLEAN
+ASSUME Switching \in BOOLEAN /\ (Switching => Variant \in {"ZabCt", "ZabAA"})
+ASSUME Assumptions \subseteq {"A1.1", "A1.2"} /\ Bugs \subseteq BugIds
 ASSUME {MaxTxns, MaxEpoch, MaxCrashes, MaxPartitions} \subseteq Nat
 
 \* Server states and Zab phases, spelled as in QuorumPeer.
@@ -42,14 +47,23 @@ DIFF == "DIFF"  TRUNC == "TRUNC"  SNAP == "SNAP"  NEWLEADER == "NEWLEADER"
 ACKLD == "ACKLD"  UPTODATE == "UPTODATE"  PROPOSAL == "PROPOSAL"  ACK == "ACK"
 COMMIT == "COMMIT"
 
-\* Variants in which followers acknowledge from memory and write the log later.
-AckFromMemory == Variant /= "Zab"
-\* Variants in which every server counts ACKs and no COMMIT is sent.
-AckToAll == Variant \in {"ZabAa", "ZabCT"}
-\* Variants in which a follower may skip an ACK (coin toss); ACKs are cumulative.
+N == Cardinality(Server)
+\* f = ceil((N-1)/2), the followers a follower must know to have logged m (seed 003 section 2.5, ZabAa).
+F == N \div 2
+(* Variant table (seed 003): who a follower acks after logging m, and how *)
+(* many followers' explicit or implicit acks (its own included) let it    *)
+(* commit m to itself. 0 means: it waits for the leader's COMMIT (Zab).    *)
+FollowerQuorum ==
+    CASE Variant = "Zab" -> 0
+      [] Variant = "ZabAc" -> 1          \* 2.5 F3: its own ack
+      [] Variant \in {"ZabAa", "ZabCt"} -> F   \* 2.5 ZabAa F3, 2.6 F4
+      [] Variant \in {"ZabCT", "ZabAA"} -> F + 1   \* 4 F4
+\* Variants whose followers toss a coin before acking (2.6 F2); ZabAA is ZabCT with p = 1 (4).
 CoinToss == Variant \in {"ZabCt", "ZabCT"}
-\* Variants in which the leader sends COMMIT.
-SendsCommit == Variant \in {"Zab", "ZabCt"}
+\* Variants whose acks (on Head) also go to the other followers: 2.5 ZabAa F2, 2.6 F3 (N > 3), 4 F3.
+AckToFollowers == Variant \in {"ZabAa", "ZabCT", "ZabAA"} \/ (Variant = "ZabCt" /\ N > 3)
+\* Variants that count implicit acks (2.3); the others ack every m, so a high-water mark is exact.
+ImplicitAcks == Variant \in {"ZabCt", "ZabCT", "ZabAA"}
 
 ----------------------------------------------------------------------------
 \* Server variables. acceptedEpoch, currentEpoch and history[1..durable] are on disk.
@@ -74,10 +88,12 @@ VARIABLES
     ackepochRecv,   \* [sid, zxid] of followers whose ACKEPOCH arrived
     forwarding,     \* followers that were synced and now receive proposals
     ackldRecv,      \* followers whose ACKLD (ACK of NEWLEADER) arrived
-    ackIndex,       \* ackIndex[i][j]: highest history index j acknowledged to i
-    lastAcked       \* highest index a follower acknowledged (coin toss bookkeeping)
+    ackIndex,       \* ackIndex[i][j]: highest history index j acknowledged to i (explicitly
+                    \* or implicitly, 2.3); ackIndex[i][i] is i's ack to itself after logging
+    suspects,       \* suspects[i]: followers that follower i suspects to have crashed (2.7, A3)
+    zabAckers       \* zabAckers[l]: followers whose last ACK to leader l had zab = 1 (2.7)
 leaderVars == <<leaderEpoch, infoMaxEpoch, learners, ackepochRecv, forwarding,
-                ackldRecv, ackIndex, lastAcked>>
+                ackldRecv, ackIndex, suspects, zabAckers>>
 
 \* msgs[i][j]: FIFO channel from i to j; emptied when the link breaks.
 VARIABLE msgs
@@ -150,10 +166,30 @@ FollowersOf(i) == {j \in Server : up[j] /\ state[j] = FOLLOWING /\ leaderOf[j] =
 ----------------------------------------------------------------------------
 (* Detach(D): the servers in D stop following or leading and go back to   *)
 (* LOOKING; every leader forgets them. Used by link breaks and crashes.    *)
-DetachState(D) ==
+DetachRoles(D) ==
     /\ state' = [k \in Server |-> IF k \in D THEN LOOKING ELSE state[k]]
     /\ zabState' = [k \in Server |-> IF k \in D THEN ELECTION ELSE zabState[k]]
     /\ leaderOf' = [k \in Server |-> IF k \in D THEN NoServer ELSE leaderOf[k]]
+
+(* A server that leaves its role keeps what it logged. Log writes it      *)
+(* queued after NEWLEADER are finished first: its SyncRequestProcessor is  *)
+(* shut down, which flushes (the fix of ZOOKEEPER-4712, apache/zookeeper   *)
+(* PR 2154). What a synchronization left unfinished before NEWLEADER is    *)
+(* dropped with the in-memory database (the fix of ZOOKEEPER-3642, PR      *)
+(* 1224), so a server never reports a zxid it has not logged.              *)
+Synced(k) == currentEpoch[k] = acceptedEpoch[k]
+LeaveDurable(D) == [k \in Server |->
+    IF k \in D /\ Synced(k) THEN Len(history[k]) ELSE durable[k]]
+LeaveHistory(D) == [k \in Server |->
+    IF k \in D /\ ~Synced(k) THEN SubSeq(history[k], 1, durable[k]) ELSE history[k]]
+LeaveCommitted(D) == [k \in Server |->
+    IF k \in D /\ ~Synced(k) THEN Min(lastCommitted[k], durable[k]) ELSE lastCommitted[k]]
+
+DetachState(D) ==
+    /\ DetachRoles(D)
+    /\ durable' = LeaveDurable(D)
+    /\ history' = LeaveHistory(D)
+    /\ lastCommitted' = LeaveCommitted(D)
 
 DetachLeaderVars(D) ==
     /\ leaderEpoch' = [k \in Server |-> IF k \in D THEN 0 ELSE leaderEpoch[k]]
@@ -165,7 +201,8 @@ DetachLeaderVars(D) ==
     /\ ackldRecv' = [k \in Server |-> IF k \in D THEN {} ELSE ackldRecv[k] \ D]
     /\ ackIndex' = [k \in Server |-> [x \in Server |->
                         IF k \in D \/ x \in D THEN 0 ELSE ackIndex[k][x]]]
-    /\ lastAcked' = [k \in Server |-> IF k \in D THEN 0 ELSE lastAcked[k]]
+    /\ suspects' = [k \in Server |-> IF k \in D THEN {} ELSE suspects[k]]
+    /\ zabAckers' = [k \in Server |-> IF k \in D THEN {} ELSE zabAckers[k] \ D]
 
 \* Leader i and everyone following it go back to LOOKING.
 LeaderShutdown(i) ==
@@ -198,7 +235,8 @@ Init ==
     /\ forwarding = [i \in Server |-> {}]
     /\ ackldRecv = [i \in Server |-> {}]
     /\ ackIndex = [i \in Server |-> [j \in Server |-> 0]]
-    /\ lastAcked = [i \in Server |-> 0]
+    /\ suspects = [i \in Server |-> {}]
+    /\ zabAckers = [i \in Server |-> {}]
     /\ msgs = [i \in Server |-> [j \in Server |-> <<>>]]
     /\ partitioned = {}
     /\ crashes = 0
@@ -208,13 +246,23 @@ Init ==
     /\ committedLog = <<>>
 
 ----------------------------------------------------------------------------
+(* A1.1 as seed 003 section 2.1 spells it out: a server that acted as     *)
+(* leader of epoch e (it logs that epoch) does not rejoin the system until *)
+(* a larger epoch is established: it takes part in no election before.     *)
+MayElect(j) ==
+    "A1.1" \in Assumptions =>
+        \A l \in leaders : l[2] = j => \E l2 \in leaders : l2[1] > l[1]
+
 (* Election. An oracle in place of Fast Leader Election: any quorum Q of   *)
 (* LOOKING servers that can reach i may elect i if i's vote is at least    *)
 (* theirs. The followers send FOLLOWERINFO at once.                        *)
 ElectLeader(i, Q) ==
     /\ i \in Q
     /\ IsQuorum(Q)
+    \* A1.1 (seed 003 2.1): an external mechanism keeps at most one leader active
+    /\ "A1.1" \in Assumptions => \A k \in Server : ~(up[k] /\ state[k] = LEADING)
     /\ \A j \in Q : /\ up[j] /\ state[j] = LOOKING
+                    /\ MayElect(j)
                     /\ VoteGEQ(i, j)
                     /\ {i, j} \notin partitioned
     /\ state' = [k \in Server |-> IF k = i THEN LEADING
@@ -232,6 +280,9 @@ ElectLeader(i, Q) ==
 \* A LOOKING server j learns of the established leader i and follows it.
 FollowerJoin(j, i) ==
     /\ j /= i
+    /\ "A1.1" \in Assumptions =>
+          /\ zabState[i] \in {SYNCHRONIZATION, BROADCAST}
+          /\ \A l \in leaders : l[2] = j => l[1] < currentEpoch[i]
     /\ up[j] /\ state[j] = LOOKING
     /\ up[i] /\ state[i] = LEADING
     /\ {i, j} \notin partitioned
@@ -270,7 +321,7 @@ LeaderProcessFOLLOWERINFO(i, j) ==
                   /\ msgs' = Receive(msgs, j, i)
                   /\ UNCHANGED <<leaderEpoch, acceptedEpoch>>
     /\ UNCHANGED <<state, zabState, currentEpoch, history, durable, lastCommitted, up,
-                   leaderOf, ackepochRecv, forwarding, ackldRecv, ackIndex, lastAcked,
+                   leaderOf, ackepochRecv, forwarding, ackldRecv, ackIndex, suspects, zabAckers,
                    envVars, ghostVars>>
 
 (* Follower i accepts a new epoch and reports its currentEpoch and last    *)
@@ -287,16 +338,17 @@ FollowerProcessLEADERINFO(i, j) ==
                /\ msgs' = Send(Receive(msgs, j, i), i, j,
                                [mtype |-> ACKEPOCH, epoch |-> currentEpoch[i],
                                 zxid |-> LastZxid(history[i]), fresh |-> e > acceptedEpoch[i]])
-               /\ UNCHANGED <<state, zabState, leaderOf, leaderVars>>
+               /\ UNCHANGED <<state, zabState, leaderOf, leaderVars, durable, history,
+                              lastCommitted>>
           ELSE /\ FollowerAbandon(i, j)     \* the leader is behind: give up on it
                /\ UNCHANGED acceptedEpoch
-    /\ UNCHANGED <<currentEpoch, history, durable, lastCommitted, up, envVars, ghostVars>>
+    /\ UNCHANGED <<currentEpoch, up, envVars, ghostVars>>
 
 \* What leader i sends to synchronize a follower whose last zxid is z.
 SyncPacket(i, z) ==
     LET h == history[i]
         k == IndexOf(h, z)
-        committed == IF Bug3911 THEN Len(h) ELSE lastCommitted[i]
+        committed == lastCommitted[i]
     IN IF z = <<0, 0>> \/ k > 0
        THEN [mtype |-> DIFF, txns |-> SubSeq(h, k + 1, Len(h)), committed |-> committed]
        ELSE IF ZxidLT(LastZxid(h), z)
@@ -337,21 +389,25 @@ LeaderProcessACKEPOCH(i, j) ==
                                                 [mtype |-> NEWLEADER, epoch |-> e]>>
                                     ELSE ms0[a][b]]]
                     /\ UNCHANGED <<state, leaderOf, leaderEpoch, infoMaxEpoch, learners,
-                                   ackldRecv, ackIndex, lastAcked>>
+                                   ackldRecv, ackIndex, suspects, zabAckers>>
                ELSE /\ ackepochRecv' = [ackepochRecv EXCEPT ![i] = recv]
                     /\ msgs' = Receive(msgs, j, i)
                     /\ UNCHANGED <<state, zabState, leaderOf, currentEpoch, leaders,
                                    leaderEpoch, infoMaxEpoch, learners, forwarding,
-                                   ackldRecv, ackIndex, lastAcked>>
+                                   ackldRecv, ackIndex, suspects, zabAckers>>
           ELSE \* epoch established: sync this late follower at once
                /\ ackepochRecv' = [ackepochRecv EXCEPT ![i] = recv]
                /\ forwarding' = [forwarding EXCEPT ![i] = @ \cup {j}]
                /\ msgs' = SendSync(Receive(msgs, j, i), i, j, m.zxid, currentEpoch[i])
                /\ UNCHANGED <<state, zabState, leaderOf, currentEpoch, leaders,
                               leaderEpoch, infoMaxEpoch, learners, ackldRecv, ackIndex,
-                              lastAcked>>
-    /\ UNCHANGED <<acceptedEpoch, history, durable, lastCommitted, up, envVars,
-                   proposed, committedLog>>
+                              suspects, zabAckers>>
+    /\ LET m == Msg(i, j)
+           ahead == /\ m.fresh
+                    /\ \/ m.epoch > currentEpoch[i]
+                       \/ m.epoch = currentEpoch[i] /\ ZxidLT(LastZxid(history[i]), m.zxid)
+       IN ~ahead => UNCHANGED <<durable, history, lastCommitted>>
+    /\ UNCHANGED <<acceptedEpoch, up, envVars, proposed, committedLog>>
 
 ----------------------------------------------------------------------------
 (* Synchronization.                                                        *)
@@ -396,15 +452,33 @@ FollowerProcessSNAP(i, j) ==
     /\ UNCHANGED <<state, acceptedEpoch, currentEpoch, up, leaderOf, leaderVars,
                    envVars, proposed, leaders>>
 
-(* Follower i accepts the new leader: the synced log goes to disk, then    *)
-(* currentEpoch, then ACKLD. Bug4643 updates currentEpoch and ACKs first;  *)
-(* the log is written later (FollowerPersistLog).                          *)
+(* Follower i accepts the new leader. Correct order (the fixes of          *)
+(* ZOOKEEPER-4646 and -4643, apache/zookeeper PRs 1993 and 2028): the      *)
+(* synced log goes to disk, then currentEpoch, then ACKLD.                 *)
+(* Bug "3911" (before PR 1445): currentEpoch and ACKLD at once; the DIFF   *)
+(*   proposals are logged only when UPTODATE arrives.                      *)
+(* Bug "4646" (PR 1993): currentEpoch and ACKLD at once; the log write was *)
+(*   handed to the asynchronous SyncThread and lands at any later time     *)
+(*   (FollowerPersistLog).                                                 *)
+(* Bug "4643" (PR 2028): currentEpoch is written first; the log write and  *)
+(*   ACKLD follow in a later step (FollowerPersistLog).                    *)
+(* Bug "4685": the SyncThread's ACK of the logged proposals may reach the  *)
+(*   leader before the QuorumPeer thread's ACKLD (PR 1993's description).  *)
 FollowerProcessNEWLEADER(i, j) ==
     /\ state[i] = FOLLOWING /\ leaderOf[i] = j
     /\ Pending(i, j, NEWLEADER)
-    /\ currentEpoch' = [currentEpoch EXCEPT ![i] = Msg(i, j).epoch]
-    /\ durable' = [durable EXCEPT ![i] = IF Bug4643 THEN @ ELSE Len(history[i])]
-    /\ msgs' = Send(Receive(msgs, j, i), i, j, [mtype |-> ACKLD, len |-> Len(history[i])])
+    /\ LET late == Bugs \cap {"3911", "4646", "4643"} /= {}
+           ackld == [mtype |-> ACKLD, len |-> Len(history[i])]
+           ack == [mtype |-> ACK, epoch |-> Msg(i, j).epoch, len |-> Len(history[i]), zab |-> 1]
+           ms == Receive(msgs, j, i)
+       IN /\ currentEpoch' = [currentEpoch EXCEPT ![i] = Msg(i, j).epoch]
+          /\ durable' = [durable EXCEPT ![i] = IF late THEN @ ELSE Len(history[i])]
+          /\ LET waits == /\ "4643" \in Bugs /\ "4646" \notin Bugs   \* ACKLD waits for the log write
+                          /\ durable[i] < Len(history[i])
+                 ackFirst == "4685" \in Bugs /\ durable[i] < Len(history[i])
+             IN \/ waits /\ msgs' = ms
+                \/ ~waits /\ msgs' = Send(ms, i, j, ackld)
+                \/ ackFirst /\ msgs' = Send(Send(ms, i, j, ack), i, j, ackld)
     /\ UNCHANGED <<state, zabState, acceptedEpoch, history, lastCommitted, up, leaderOf,
                    leaderVars, envVars, ghostVars>>
 
@@ -430,9 +504,10 @@ LeaderProcessACKLD(i, j) ==
                   /\ UNCHANGED <<zabState, lastCommitted, committedLog>>
     /\ UNCHANGED <<state, acceptedEpoch, currentEpoch, history, durable, up, leaderOf,
                    leaderEpoch, infoMaxEpoch, learners, ackepochRecv, forwarding,
-                   lastAcked, envVars, proposed, leaders>>
+                   suspects, zabAckers, envVars, proposed, leaders>>
 
 \* Follower i starts serving: everything the leader committed is delivered.
+\* Under bug "3911" this is where the synced proposals are finally logged.
 FollowerProcessUPTODATE(i, j) ==
     /\ state[i] = FOLLOWING /\ leaderOf[i] = j
     /\ Pending(i, j, UPTODATE)
@@ -440,28 +515,50 @@ FollowerProcessUPTODATE(i, j) ==
        IN /\ lastCommitted' = [lastCommitted EXCEPT ![i] = lc]
           /\ committedLog' = Longest(committedLog, SubSeq(history[i], 1, lc))
     /\ zabState' = [zabState EXCEPT ![i] = BROADCAST]
+    /\ durable' = [durable EXCEPT ![i] = IF "3911" \in Bugs THEN Len(history[i]) ELSE @]
     /\ msgs' = Receive(msgs, j, i)
-    /\ UNCHANGED <<state, acceptedEpoch, currentEpoch, history, durable, up, leaderOf,
+    /\ UNCHANGED <<state, acceptedEpoch, currentEpoch, history, up, leaderOf,
                    leaderVars, envVars, proposed, leaders>>
 
 ----------------------------------------------------------------------------
-(* Broadcast.                                                              *)
+(* Broadcast (seed 003 sections 1.1, 2.4-2.7, 4).                          *)
 
-\* Highest index that a quorum of i's ACK bookkeeping ai covers (i counts itself).
-QuorumIndex(i, ai, peers) ==
+\* Highest index k <= len such that the servers in S whose acks (in ai) cover k number at least n.
+CoveredIndex(i, ai, S, n, len) ==
+    MaxOf({k \in lastCommitted[i]..len :
+              k = lastCommitted[i] \/ Cardinality({x \in S : ai[x] >= k}) >= n})
+
+\* Leader i: the highest index a quorum of explicit or implicit acks covers,
+\* its own ack (after logging, L2) included (L3).
+LeaderCommitIndex(i, ai) ==
     MaxOf({k \in lastCommitted[i]..Len(history[i]) :
-              k = lastCommitted[i] \/ IsQuorum({i} \cup {x \in peers : ai[x] >= k})})
+              k = lastCommitted[i] \/ IsQuorum({x \in forwarding[i] \cup {i} : ai[x] >= k})})
 
-\* Leader i logs a new transaction with value v and sends PROPOSAL to its forwarding set.
+(* A follower in Zab mode (2.7): it suspects another follower's crash.     *)
+(* It then acks only to the leader with zab = 1 and waits for COMMIT.      *)
+ZabMode(i) == Variant = "Zab" \/ (Switching /\ suspects[i] /= {})
+
+(* Follower i commits to itself (2.5 F3, ZabAa F3, 2.6 F4, 4 F4): the     *)
+(* highest index that FollowerQuorum followers' acks cover, its own ack    *)
+(* included; the leader's ack is never counted. Only while broadcasting    *)
+(* and not in Zab mode.                                                    *)
+FollowerCommitIndex(i, ai, len) ==
+    IF ZabMode(i) \/ zabState[i] /= BROADCAST THEN lastCommitted[i]
+    ELSE CoveredIndex(i, ai, Server \ {leaderOf[i]}, FollowerQuorum, len)
+
+(* L1: leader i assigns the next zxid to value v and sends it to every     *)
+(* follower it forwards to, and to itself: it is in i's history, but not   *)
+(* yet on disk. Logging it is a later step (LeaderPersistLog): the leader  *)
+(* logs concurrently with its followers, which is why A1.2 is needed.      *)
 LeaderPropose(i, v) ==
     LET h == history[i]
         counter == IF LastZxid(h)[1] = currentEpoch[i] THEN LastZxid(h)[2] ELSE 0
         txn == [zxid |-> <<currentEpoch[i], counter + 1>>, value |-> v]
     IN /\ state[i] = LEADING /\ zabState[i] = BROADCAST
        /\ history' = [history EXCEPT ![i] = Append(h, txn)]
-       /\ durable' = [durable EXCEPT ![i] = Len(h) + 1]
        /\ proposed' = proposed \cup {txn}
        /\ msgs' = SendAll(msgs, i, forwarding[i], [mtype |-> PROPOSAL, txn |-> txn])
+       /\ UNCHANGED durable
 
 \* A client request reaches leader i (protocol-only spec: values are 1, 2, ...).
 LeaderProcessRequest(i) ==
@@ -470,95 +567,131 @@ LeaderProcessRequest(i) ==
     /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, lastCommitted, up,
                    leaderOf, leaderVars, envVars, leaders, committedLog>>
 
-(* Follower i logs a PROPOSAL and ACKs it: classic Zab after the disk      *)
-(* write, the fast variants from memory. Coin toss may skip the ACK; ACK   *)
-(* goes to every server in ZabAa/ZabCT. ZabAc delivers at once (its own    *)
-(* ACK plus the leader's make two).                                        *)
+\* COMMIT messages leader i owes after committing up to k: Zab's to every
+\* follower; under switching (2.7) to the followers whose last ack had zab = 1.
+CommitTo(i) == IF Variant = "Zab" THEN forwarding[i] ELSE zabAckers[i] \cap forwarding[i]
+
+(* L2-L4: leader i logs its next proposal and acks it to itself; what a    *)
+(* quorum of acks now covers is committed to itself and delivered.         *)
+LeaderPersistLog(i) ==
+    /\ up[i] /\ state[i] = LEADING /\ zabState[i] = BROADCAST
+    /\ durable[i] < Len(history[i])
+    /\ LET d == durable[i] + 1
+           ai == [ackIndex[i] EXCEPT ![i] = d]
+           k == LeaderCommitIndex(i, ai)
+       IN /\ durable' = [durable EXCEPT ![i] = d]
+          /\ ackIndex' = [ackIndex EXCEPT ![i] = ai]
+          /\ lastCommitted' = [lastCommitted EXCEPT ![i] = k]
+          /\ committedLog' = Longest(committedLog, SubSeq(history[i], 1, k))
+          /\ msgs' = IF k > lastCommitted[i]
+                     THEN SendAll(msgs, i, CommitTo(i),
+                                  [mtype |-> COMMIT, zxid |-> history[i][k].zxid])
+                     ELSE msgs
+    /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, up, leaderOf,
+                   leaderEpoch, infoMaxEpoch, learners, ackepochRecv, forwarding,
+                   ackldRecv, suspects, zabAckers, envVars, proposed, leaders>>
+
+(* F1-F3: follower i receives m from its leader j, logs it (the disk      *)
+(* write and the receipt are one step: nothing another server can see     *)
+(* happens between them) and then acks it: to itself always; to the leader *)
+(* (and in ZabAa/ZabCT/ZabAA, ZabCt with N > 3, to the other followers)    *)
+(* unless the coin shows Tail (2.6 F2-F3; the coin is a nondeterministic   *)
+(* choice). In Zab mode (classic Zab, or 2.7) the ack goes to the leader   *)
+(* only, with zab = 1. A log write still pending from synchronization      *)
+(* (bugs 3911/4643/4646) holds back this one too: the log is a prefix.     *)
 FollowerProcessPROPOSAL(i, j) ==
     /\ state[i] = FOLLOWING /\ leaderOf[i] = j
     /\ zabState[i] \in {SYNCHRONIZATION, BROADCAST}
     /\ Pending(i, j, PROPOSAL)
     /\ LET txn == Msg(i, j).txn
            h == Append(history[i], txn)
-           ack == [mtype |-> ACK, epoch |-> currentEpoch[i], len |-> Len(h)]
-           to == IF AckToAll THEN Server \ {i} ELSE {j}
-           lc == IF Variant = "ZabAc" /\ zabState[i] = BROADCAST
-                 THEN Len(h) ELSE lastCommitted[i]
+           d == IF durable[i] = Len(history[i]) THEN Len(h) ELSE durable[i]
+           zab == ZabMode(i) \/ zabState[i] /= BROADCAST
+           ack == [mtype |-> ACK, epoch |-> currentEpoch[i], len |-> Len(h),
+                   zab |-> IF zab THEN 1 ELSE 0]
+           to == IF zab THEN {j}
+                 ELSE IF AckToFollowers THEN Server \ {i} ELSE {j}
+           ai == [ackIndex[i] EXCEPT ![i] = d]
        IN /\ history' = [history EXCEPT ![i] = h]
-          /\ durable' = [durable EXCEPT ![i] = IF AckFromMemory THEN @ ELSE Len(h)]
-          /\ lastCommitted' = [lastCommitted EXCEPT ![i] = lc]
-          /\ committedLog' = Longest(committedLog, SubSeq(h, 1, lc))
-          /\ \E sendAck \in (IF CoinToss THEN BOOLEAN ELSE {TRUE}) :
-                IF sendAck
-                THEN /\ msgs' = SendAll(Receive(msgs, j, i), i, to, ack)
-                     /\ lastAcked' = [lastAcked EXCEPT ![i] = Len(h)]
-                ELSE /\ msgs' = Receive(msgs, j, i)
-                     /\ UNCHANGED lastAcked
+          /\ durable' = [durable EXCEPT ![i] = d]
+          /\ ackIndex' = [ackIndex EXCEPT ![i] = ai]
+          /\ LET lc == Max(lastCommitted[i], FollowerCommitIndex(i, ai, Len(h)))
+             IN /\ lastCommitted' = [lastCommitted EXCEPT ![i] = lc]
+                /\ committedLog' = Longest(committedLog, SubSeq(h, 1, lc))
+          /\ \E head \in (IF CoinToss /\ ~zab THEN BOOLEAN ELSE {TRUE}) :
+                msgs' = IF head THEN SendAll(Receive(msgs, j, i), i, to, ack)
+                        ELSE Receive(msgs, j, i)
     /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, up, leaderOf,
                    leaderEpoch, infoMaxEpoch, learners, ackepochRecv, forwarding,
-                   ackldRecv, ackIndex, envVars, proposed, leaders>>
+                   ackldRecv, suspects, zabAckers, envVars, proposed, leaders>>
 
-\* Coin-toss fallback: a follower whose ACKs stalled sends a cumulative ACK.
-FollowerSendACK(i) ==
-    /\ CoinToss
-    /\ up[i] /\ state[i] = FOLLOWING /\ zabState[i] = BROADCAST
-    /\ lastAcked[i] < Len(history[i])
-    /\ LET ack == [mtype |-> ACK, epoch |-> currentEpoch[i], len |-> Len(history[i])]
-           to == IF AckToAll THEN Server \ {i} ELSE {leaderOf[i]}
-       IN msgs' = SendAll(msgs, i, to, ack)
-    /\ lastAcked' = [lastAcked EXCEPT ![i] = Len(history[i])]
-    /\ UNCHANGED <<serverVars, leaderEpoch, infoMaxEpoch, learners, ackepochRecv,
-                   forwarding, ackldRecv, ackIndex, envVars, ghostVars>>
-
-\* A server that logged from memory (or under Bug4643) writes its log to disk.
+(* Only under bugs 4646/4643: the follower's SyncThread writes the log     *)
+(* that synchronization left in memory. Under 4643 (with 4646 fixed) the   *)
+(* ACKLD follows the write.                                                *)
 FollowerPersistLog(i) ==
-    /\ AckFromMemory \/ Bug4643
+    /\ Bugs \cap {"4646", "4643"} /= {}
     /\ up[i] /\ durable[i] < Len(history[i])
     /\ state[i] = FOLLOWING /\ zabState[i] \in {SYNCHRONIZATION, BROADCAST}
     /\ currentEpoch[i] = acceptedEpoch[i]     \* NEWLEADER was accepted
     /\ durable' = [durable EXCEPT ![i] = Len(history[i])]
+    /\ msgs' = IF "4643" \in Bugs /\ "4646" \notin Bugs /\ zabState[i] = SYNCHRONIZATION
+               THEN Send(msgs, i, leaderOf[i], [mtype |-> ACKLD, len |-> Len(history[i])])
+               ELSE msgs
     /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, lastCommitted,
-                   up, leaderOf, leaderVars, msgs, envVars, ghostVars>>
+                   up, leaderOf, leaderVars, envVars, ghostVars>>
 
-\* Leader i counts an ACK and commits what a quorum has acknowledged.
+(* Leader i counts an explicit ack, which implicitly acks every earlier    *)
+(* proposal of this leader (2.3), and commits what a quorum covers (L3).   *)
+(* Under 2.7 it remembers whether the sender is in Zab mode and sends it   *)
+(* COMMIT for what is committed already.                                   *)
 LeaderProcessACK(i, j) ==
     /\ state[i] = LEADING /\ zabState[i] = BROADCAST /\ j \in forwarding[i]
+    /\ j \in ackldRecv[i]
     /\ Pending(i, j, ACK)
     /\ Msg(i, j).epoch = currentEpoch[i]
-    /\ LET ai == [ackIndex[i] EXCEPT ![j] = Max(@, Msg(i, j).len)]
-           k == QuorumIndex(i, ai, forwarding[i])
+    /\ Msg(i, j).len <= Len(history[i])
+    /\ LET m == Msg(i, j)
+           ai == [ackIndex[i] EXCEPT ![j] = Max(@, m.len)]
+           k == LeaderCommitIndex(i, ai)
+           zs == IF m.zab = 1 THEN zabAckers[i] \cup {j} ELSE zabAckers[i] \ {j}
+           ct == IF Variant = "Zab" THEN forwarding[i] ELSE zs \cap forwarding[i]
+           ms0 == Receive(msgs, j, i)
+           ms1 == IF k > lastCommitted[i]
+                  THEN SendAll(ms0, i, ct, [mtype |-> COMMIT, zxid |-> history[i][k].zxid])
+                  ELSE ms0
        IN /\ ackIndex' = [ackIndex EXCEPT ![i] = ai]
+          /\ zabAckers' = [zabAckers EXCEPT ![i] = IF Switching THEN zs ELSE @]
           /\ lastCommitted' = [lastCommitted EXCEPT ![i] = k]
           /\ committedLog' = Longest(committedLog, SubSeq(history[i], 1, k))
-          /\ msgs' = IF SendsCommit /\ k > lastCommitted[i]
-                     THEN SendAll(Receive(msgs, j, i), i, forwarding[i],
-                                  [mtype |-> COMMIT, zxid |-> history[i][k].zxid])
-                     ELSE Receive(msgs, j, i)
+          \* 2.7: a zab = 1 ack of something committed already is answered with its COMMIT
+          /\ msgs' = IF Switching /\ m.zab = 1 /\ 0 < m.len /\ m.len <= lastCommitted[i]
+                     THEN Send(ms1, i, j, [mtype |-> COMMIT, zxid |-> history[i][m.len].zxid])
+                     ELSE ms1
     /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, durable, up,
                    leaderOf, leaderEpoch, infoMaxEpoch, learners, ackepochRecv,
-                   forwarding, ackldRecv, lastAcked, envVars, proposed, leaders>>
+                   forwarding, ackldRecv, suspects, envVars, proposed, leaders>>
 
-\* ZabAa/ZabCT: follower i counts a peer's ACK; the leader's PROPOSAL is its ACK.
+\* Follower i counts a peer follower's explicit (or implicit) ack and commits to itself.
 FollowerProcessACK(i, j) ==
-    /\ AckToAll
-    /\ state[i] = FOLLOWING /\ zabState[i] = BROADCAST /\ j /= leaderOf[i]
+    /\ state[i] = FOLLOWING /\ zabState[i] \in {SYNCHRONIZATION, BROADCAST}
+    /\ j /= leaderOf[i]
     /\ Pending(i, j, ACK)
     /\ Msg(i, j).epoch = currentEpoch[i]
-    /\ LET ai == [ackIndex[i] EXCEPT ![j] = Max(@, Msg(i, j).len)]
-           ai2 == [ai EXCEPT ![leaderOf[i]] = Len(history[i])]
-           k2 == QuorumIndex(i, ai2, Server \ {i})
+    /\ LET ai == [ackIndex[i] EXCEPT ![j] = Max(@, Min(Msg(i, j).len, Len(history[i])))]
+           lc == Max(lastCommitted[i], FollowerCommitIndex(i, ai, Len(history[i])))
        IN /\ ackIndex' = [ackIndex EXCEPT ![i] = ai]
-          /\ lastCommitted' = [lastCommitted EXCEPT ![i] = k2]
-          /\ committedLog' = Longest(committedLog, SubSeq(history[i], 1, k2))
+          /\ lastCommitted' = [lastCommitted EXCEPT ![i] = lc]
+          /\ committedLog' = Longest(committedLog, SubSeq(history[i], 1, lc))
     /\ msgs' = Receive(msgs, j, i)
     /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, durable, up,
                    leaderOf, leaderEpoch, infoMaxEpoch, learners, ackepochRecv,
-                   forwarding, ackldRecv, lastAcked, envVars, proposed, leaders>>
+                   forwarding, ackldRecv, suspects, zabAckers, envVars, proposed, leaders>>
 
 \* Follower i delivers up to the committed zxid (COMMITs are cumulative here).
 FollowerProcessCOMMIT(i, j) ==
     /\ state[i] = FOLLOWING /\ leaderOf[i] = j
     /\ Pending(i, j, COMMIT)
+    /\ IndexOf(history[i], Msg(i, j).zxid) > 0
     /\ LET lc == Max(lastCommitted[i], IndexOf(history[i], Msg(i, j).zxid))
        IN /\ lastCommitted' = [lastCommitted EXCEPT ![i] = lc]
           /\ committedLog' = Longest(committedLog, SubSeq(history[i], 1, lc))
@@ -566,46 +699,90 @@ FollowerProcessCOMMIT(i, j) ==
     /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, durable, up,
                    leaderOf, leaderVars, envVars, proposed, leaders>>
 
-\* Server i drops a message it cannot use in its present state (a stale one).
+(* A3 (2.1, 2.7): follower i starts or stops suspecting follower k of a   *)
+(* crash. Suspicions need not be true: k may be up, and a suspicion may be *)
+(* reversed. Only with Switching.                                          *)
+FollowerSuspect(i, k) ==
+    /\ Switching
+    /\ up[i] /\ state[i] = FOLLOWING /\ k /= i /\ k /= leaderOf[i]
+    /\ k \notin suspects[i]
+    /\ suspects' = [suspects EXCEPT ![i] = @ \cup {k}]
+    /\ UNCHANGED <<serverVars, leaderEpoch, infoMaxEpoch, learners, ackepochRecv, forwarding,
+                   ackldRecv, ackIndex, zabAckers, msgs, envVars, ghostVars>>
+
+FollowerUnsuspect(i, k) ==
+    /\ Switching
+    /\ up[i] /\ k \in suspects[i]
+    /\ suspects' = [suspects EXCEPT ![i] = @ \ {k}]
+    /\ UNCHANGED <<serverVars, leaderEpoch, infoMaxEpoch, learners, ackepochRecv, forwarding,
+                   ackldRecv, ackIndex, zabAckers, msgs, envVars, ghostVars>>
+
+(* A message at the head of a channel that the receiver, in its present    *)
+(* relation with the sender, cannot have been sent in a correct run.       *)
+(* Apache's zookeeper-specifications found its bugs by flagging such       *)
+(* messages instead of discarding them; NoUnexpectedMessage does the same. *)
+Unexpected(i, j, m) ==
+    \/ \* an ACK from a follower whose ACKLD the leader has not seen (ZOOKEEPER-4685)
+       /\ m.mtype = ACK /\ state[i] = LEADING /\ j \in forwarding[i] /\ j \notin ackldRecv[i]
+    \/ \* an ACK of a proposal this leader never made
+       /\ m.mtype = ACK /\ state[i] = LEADING /\ j \in forwarding[i]
+       /\ m.epoch = currentEpoch[i] /\ m.len > Len(history[i])
+    \/ \* a PROPOSAL or COMMIT from the own leader before synchronization began
+       /\ m.mtype \in {PROPOSAL, COMMIT} /\ state[i] = FOLLOWING /\ leaderOf[i] = j
+       /\ zabState[i] = DISCOVERY
+    \/ \* a COMMIT of a transaction the follower does not have
+       /\ m.mtype = COMMIT /\ state[i] = FOLLOWING /\ leaderOf[i] = j
+       /\ IndexOf(history[i], m.zxid) = 0
+    \/ \* UPTODATE before NEWLEADER
+       /\ m.mtype = UPTODATE /\ state[i] = FOLLOWING /\ leaderOf[i] = j
+       /\ zabState[i] \in {DISCOVERY, SYNCHRONIZATION} /\ currentEpoch[i] /= acceptedEpoch[i]
+
+\* Server i drops a message that a change of role or epoch left behind (a stale one).
 DiscardStale(i, j) ==
     /\ msgs[j][i] /= <<>>
     /\ LET m == Msg(i, j)
-           forLeader == m.mtype \in {FOLLOWERINFO, ACKEPOCH, ACKLD}
            usable ==
              \/ m.mtype = FOLLOWERINFO /\ state[i] = LEADING
              \/ m.mtype = ACKEPOCH /\ state[i] = LEADING /\ j \in learners[i]
              \/ m.mtype = ACKLD /\ state[i] = LEADING /\ j \in forwarding[i]
              \/ m.mtype = ACK /\ state[i] = LEADING /\ zabState[i] = BROADCAST
                 /\ j \in forwarding[i] /\ m.epoch = currentEpoch[i]
-             \/ m.mtype = ACK /\ AckToAll /\ state[i] = FOLLOWING
-                /\ zabState[i] = BROADCAST /\ j /= leaderOf[i] /\ m.epoch = currentEpoch[i]
+             \/ m.mtype = ACK /\ state[i] = FOLLOWING /\ zabState[i] \in {SYNCHRONIZATION, BROADCAST}
+                /\ j /= leaderOf[i] /\ m.epoch = currentEpoch[i]
              \/ m.mtype = PROPOSAL /\ state[i] = FOLLOWING /\ leaderOf[i] = j
                 /\ zabState[i] \in {SYNCHRONIZATION, BROADCAST}
              \/ /\ m.mtype \in {LEADERINFO, DIFF, TRUNC, SNAP, NEWLEADER, UPTODATE, COMMIT}
                 /\ state[i] = FOLLOWING /\ leaderOf[i] = j
-       IN ~usable
+       IN ~usable /\ ~Unexpected(i, j, m)
     /\ msgs' = Receive(msgs, j, i)
     /\ UNCHANGED <<serverVars, leaderVars, envVars, ghostVars>>
 
 ----------------------------------------------------------------------------
 (* Environment: crashes, restarts and partitions.                          *)
 
-(* Server i crashes: it keeps acceptedEpoch, currentEpoch and the durable   *)
-(* part of its log; its links break. The fast variants assume a quorum     *)
-(* never crashes; at the granularity of this spec that is: no server       *)
-(* crashes while it holds acknowledged entries that are not on disk.       *)
+(* Server i crashes: it keeps acceptedEpoch, currentEpoch and the durable  *)
+(* part of its log; its links break. Under A1.2 (seed 003 section 2.1) no  *)
+(* server fails while exactly ceil((N+1)/2) servers are up, i.e. a crash  *)
+(* needs more than that many up. Bug "2354" (ZOOKEEPER-2354, PR 1110): a   *)
+(* follower can be terminated while processing NEWLEADER after its synced  *)
+(* log is on disk but before currentEpoch is written.                      *)
 NodeCrash(i) ==
     /\ up[i] /\ crashes < MaxCrashes
-    /\ QuorumNeverCrashes => durable[i] = Len(history[i])
+    /\ "A1.2" \in Assumptions => Cardinality({k \in Server : up[k]}) > (N + 2) \div 2
     /\ LET D == {i} \cup (IF state[i] = LEADING THEN FollowersOf(i) ELSE {})
-       IN /\ DetachState(D)
+       IN /\ DetachRoles(D)
           /\ DetachLeaderVars(D)
+          /\ \E midNewLeader \in
+                IF "2354" \in Bugs /\ state[i] = FOLLOWING /\ Pending(i, leaderOf[i], NEWLEADER)
+                THEN BOOLEAN ELSE {FALSE} :
+              LET d == IF midNewLeader THEN Len(history[i]) ELSE durable[i]
+              IN /\ history' = [LeaveHistory(D \ {i}) EXCEPT ![i] = SubSeq(history[i], 1, d)]
+                 /\ durable' = [LeaveDurable(D \ {i}) EXCEPT ![i] = d]
+                 /\ lastCommitted' = [LeaveCommitted(D \ {i}) EXCEPT ![i] = 0]
     /\ up' = [up EXCEPT ![i] = FALSE]
-    /\ history' = [history EXCEPT ![i] = SubSeq(@, 1, durable[i])]
-    /\ lastCommitted' = [lastCommitted EXCEPT ![i] = 0]
     /\ msgs' = ClearAll(msgs, i)
     /\ crashes' = crashes + 1
-    /\ UNCHANGED <<acceptedEpoch, currentEpoch, durable, partitioned, partitions, ghostVars>>
+    /\ UNCHANGED <<acceptedEpoch, currentEpoch, partitioned, partitions, ghostVars>>
 
 NodeStart(i) ==
     /\ ~up[i]
@@ -623,8 +800,7 @@ PartitionStart(i, j) ==
     /\ msgs' = ClearLink(msgs, i, j)
     /\ partitioned' = partitioned \cup {{i, j}}
     /\ partitions' = partitions + 1
-    /\ UNCHANGED <<acceptedEpoch, currentEpoch, history, durable, lastCommitted, up,
-                   crashes, ghostVars>>
+    /\ UNCHANGED <<acceptedEpoch, currentEpoch, up, crashes, ghostVars>>
 
 PartitionRecover(i, j) ==
     /\ {i, j} \in partitioned
@@ -636,8 +812,7 @@ LeaderLoseQuorum(i) ==
     /\ up[i] /\ state[i] = LEADING
     /\ ~IsQuorum(FollowersOf(i) \cup {i})
     /\ LeaderShutdown(i)
-    /\ UNCHANGED <<acceptedEpoch, currentEpoch, history, durable, lastCommitted, up,
-                   envVars, ghostVars>>
+    /\ UNCHANGED <<acceptedEpoch, currentEpoch, up, envVars, ghostVars>>
 
 ----------------------------------------------------------------------------
 \* Every step of the protocol and its environment except client requests.
@@ -658,8 +833,10 @@ ProtocolNext ==
     \/ \E i, j \in Server : FollowerProcessACK(i, j)
     \/ \E i, j \in Server : FollowerProcessCOMMIT(i, j)
     \/ \E i, j \in Server : DiscardStale(i, j)
-    \/ \E i \in Server : FollowerSendACK(i)
+    \/ \E i \in Server : LeaderPersistLog(i)
     \/ \E i \in Server : FollowerPersistLog(i)
+    \/ \E i, k \in Server : FollowerSuspect(i, k)
+    \/ \E i, k \in Server : FollowerUnsuspect(i, k)
     \/ \E i \in Server : LeaderLoseQuorum(i)
     \/ \E i \in Server : NodeCrash(i)
     \/ \E i \in Server : NodeStart(i)
@@ -746,13 +923,55 @@ PrimaryIntegrity ==
 (* CommittedLogDurability: a committed transaction is never lost: it stays *)
 (* in the log of a quorum, and no server's delivered prefix departs from   *)
 (* the committed log.                                                      *)
-CommittedLogDurability ==
-    /\ \A k \in 1..Len(committedLog) :
-           IsQuorum({i \in Server : Len(history[i]) >= k /\ history[i][k] = committedLog[k]})
-    /\ \A i \in Server : IsPrefix(Delivered(i), committedLog)
+\* Servers whose log on disk holds committedLog[k] at position k.
+LoggedBy(k) == {i \in Server : durable[i] >= k /\ history[i][k] = committedLog[k]}
+
+(* The Zab invariant on abdeliver (seed 003 section 1.1): every delivered *)
+(* transaction is logged (on disk) by a quorum.                            *)
+ZabInvariantOnDeliver ==
+    \A k \in 1..Len(committedLog) : IsQuorum(LoggedBy(k))
+
+\* No server's delivered prefix departs from what was ever delivered.
+DeliveredNeverRevoked ==
+    \A i \in Server : IsPrefix(Delivered(i), committedLog)
+
+(* The Follower Invariant (seed 003 section 2.3): a delivered transaction  *)
+(* broadcast by leader l is logged by at least f = ceil((N-1)/2) servers   *)
+(* other than l (a set in q_l), or by a quorum. The fast variants of       *)
+(* section 2 keep this, not the Zab invariant, until l has logged it.      *)
+EpochLeader(e) == {l \in Server : <<e, l>> \in leaders}
+FollowerInvariant ==
+    \A k \in 1..Len(committedLog) :
+        \/ IsQuorum(LoggedBy(k))
+        \/ Cardinality(LoggedBy(k) \ EpochLeader(committedLog[k].zxid[1])) >= F
+
+CommittedLogDurability == ZabInvariantOnDeliver /\ DeliveredNeverRevoked
+
+(* NoUnexpectedMessage: no channel holds, at its head, a message that its *)
+(* receiver cannot have been sent in a correct run (see Unexpected).       *)
+NoUnexpectedMessage ==
+    \A i, j \in Server : msgs[j][i] /= <<>> => ~Unexpected(i, j, Msg(i, j))
+
+(* EpochNotBehindLog: no server's currentEpoch on disk is older than the  *)
+(* epoch of the last transaction on its disk; QuorumPeer.loadDataBase      *)
+(* refuses to start such a server (ZOOKEEPER-2354).                        *)
+EpochNotBehindLog ==
+    \A i \in Server : LastZxid(SubSeq(history[i], 1, durable[i]))[1] <= currentEpoch[i]
 
 ZabInvariants ==
     /\ Leadership /\ PrefixConsistency /\ Integrity /\ Agreement /\ TotalOrder
     /\ LocalPrimaryOrder /\ GlobalPrimaryOrder /\ PrimaryIntegrity
-    /\ CommittedLogDurability
+    /\ CommittedLogDurability /\ NoUnexpectedMessage /\ EpochNotBehindLog
+
+----------------------------------------------------------------------------
+(* Liveness. Under weak fairness of every protocol step and of client     *)
+(* requests, in a model whose faults are bounded (so they stop), a quorum  *)
+(* that stays up and connected elects a leader and commits a write.        *)
+FairSpec ==
+    /\ Spec
+    /\ WF_vars(ProtocolNext)
+    /\ WF_vars(\E i \in Server : LeaderProcessRequest(i))
+
+EventuallyLeader == <>(\E i \in Server : state[i] = LEADING /\ zabState[i] = BROADCAST)
+EventuallyCommitted == <>(\E i \in Server : lastCommitted[i] >= 1 /\ history[i][1].value = 1)
 =============================================================================

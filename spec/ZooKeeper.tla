@@ -363,7 +363,7 @@ ZkLeaderProcessACK == \E i, j \in Server : LeaderProcessACK(i, j) /\ ServiceFoll
 ZkFollowerProcessACK == \E i, j \in Server : FollowerProcessACK(i, j) /\ ServiceFollows
 ZkFollowerProcessCOMMIT == \E i, j \in Server : FollowerProcessCOMMIT(i, j) /\ ServiceFollows
 ZkDiscardStale == \E i, j \in Server : DiscardStale(i, j) /\ ServiceFollows
-ZkFollowerSendACK == \E i \in Server : FollowerSendACK(i) /\ ServiceFollows
+ZkLeaderPersistLog == \E i \in Server : LeaderPersistLog(i) /\ ServiceFollows
 ZkFollowerPersistLog == \E i \in Server : FollowerPersistLog(i) /\ ServiceFollows
 ZkLeaderLoseQuorum == \E i \in Server : LeaderLoseQuorum(i) /\ ServiceFollows
 ZkNodeCrash == \E i \in Server : NodeCrash(i) /\ ServiceFollows
@@ -388,7 +388,7 @@ ZkNext ==
     \/ ZkFollowerProcessACK
     \/ ZkFollowerProcessCOMMIT
     \/ ZkDiscardStale
-    \/ ZkFollowerSendACK
+    \/ ZkLeaderPersistLog
     \/ ZkFollowerPersistLog
     \/ ZkLeaderLoseQuorum
     \/ ZkNodeCrash

@@ -187,6 +187,8 @@ def summarize(lines, simulate=False):
     m = re.search(r"Error: (?:Invariant|Action property) (\w+) is violated", text)
     if m:
         res["verdict"] = m.group(1)
+    elif "Temporal properties were violated" in text:
+        res["verdict"] = "liveness"   # TLC does not name the temporal property it refutes
     elif "Model checking completed. No error has been found." in text:
         res["verdict"] = "pass"
     elif simulate and "Finished in" in text and not re.search(r"^Error", text, re.M):
