@@ -39,6 +39,8 @@ public final class SimMain {
         String shard = null;
         Path resultFile = null;
         boolean printHashes = false;
+        Path traceOut = null;
+        boolean faultFree = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -55,6 +57,8 @@ public final class SimMain {
                 case "--shard" -> shard = value(args, ++i, a);
                 case "--result" -> resultFile = Path.of(value(args, ++i, a));
                 case "--hashes" -> printHashes = true;
+                case "--trace-out" -> traceOut = Path.of(value(args, ++i, a));
+                case "--fault-free" -> faultFree = true;
                 default -> usage("unknown option " + a);
             }
         }
@@ -67,7 +71,10 @@ public final class SimMain {
         if ((shard != null || resultFile != null) && (fullTrace || historyFile != null)) {
             usage("--shard and --result describe a sweep; --trace and --history replay one seed");
         }
-        Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption, printHashes);
+        if (traceOut != null && seeds > 1) {
+            usage("--trace-out writes the Zab trace of one seed");
+        }
+        Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption, printHashes, faultFree);
         SeedPlan plan;
         try {
             plan = shard == null ? SeedPlan.unsharded(seed, seeds) : SeedPlan.parse(seed, seeds, shard);
@@ -76,24 +83,38 @@ public final class SimMain {
             return;
         }
         boolean sweep = seeds > 1 || shard != null || resultFile != null;
-        int status = sweep ? runMany(plan, shape, progressEvery, resultFile) : runOne(seed, shape, fullTrace, historyFile);
+        int status = sweep ? runMany(plan, shape, progressEvery, resultFile) : runOne(seed, shape, fullTrace, historyFile, traceOut);
         System.exit(status);
     }
 
     /** What every seed of a run shares. */
     record Shape(int ticks, SimDisk.Mode disk, int servers, Variant variant, boolean breakAssumption,
-                 boolean printHashes) {
+                 boolean printHashes, boolean faultFree) {
         SimOptions options(long seed) {
             SimOptions o = servers == 1 ? SimOptions.fromSeed(seed, ticks, disk)
                     : SimOptions.fromSeed(seed, ticks, disk, servers, variant);
+            o = faultFree ? o.withoutServerFaults() : o;
             return breakAssumption ? o.breakingTheFaultAssumption() : o;
         }
     }
 
-    private static int runOne(long seed, Shape shape, boolean fullTrace, Path historyFile) throws IOException {
+    private static int runOne(long seed, Shape shape, boolean fullTrace, Path historyFile, Path traceOut)
+            throws IOException {
         SimOptions options = shape.options(seed);
         System.out.println(options.describe());
-        SimResult r = new Simulator(options, fullTrace ? System.out : null, historyFile != null).run();
+        Simulator sim = new Simulator(options, fullTrace ? System.out : null, historyFile != null);
+        java.io.PrintStream zabTrace = null;
+        if (traceOut != null) {
+            zabTrace = new java.io.PrintStream(java.nio.file.Files.newOutputStream(traceOut), false, "UTF-8");
+            zabTrace.println("{\"seed\":" + seed + ",\"servers\":" + shape.servers() + ",\"variant\":\""
+                    + shape.variant() + "\",\"ticks\":" + shape.ticks() + ",\"faultFree\":" + shape.faultFree() + "}");
+            sim.zabTracer(new io.zabkit.zab.TraceWriter(zabTrace));
+        }
+        SimResult r = sim.run();
+        if (zabTrace != null) {
+            zabTrace.close();
+            System.out.println("zab trace: " + traceOut);
+        }
         if (historyFile != null) {
             r.history().write(historyFile);
             r.history().writeTruth(historyFile, r.replayCommand());
