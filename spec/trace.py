@@ -98,7 +98,10 @@ def record(s):
 
 
 def replay_command(h):
-    cmd = f"java -ea -cp sim/target/classes:$(cat sim/target/classpath.txt) io.zabkit.sim.SimMain --seed {h['seed']}"
+    if h.get("seed", -1) < 0:
+        return "(a server's own trace: no simulator seed replays it)"
+    plant = f" -Dzabkit.plant={h['plant']}" if h.get("plant") else ""
+    cmd = f"java -ea{plant} -cp sim/target/classes:$(cat sim/target/classpath.txt) io.zabkit.sim.SimMain --seed {h['seed']}"
     cmd += f" --servers {h['servers']} --variant {h['variant']} --ticks {h['ticks']}"
     return cmd + (" --fault-free" if h.get("faultFree") else "") + " --trace-out trace.jsonl"
 
@@ -174,14 +177,97 @@ def sim_trace(args, seed, d):
     cp = os.path.join(ROOT, "sim", "target", "classes") + ":" + open(
         os.path.join(ROOT, "sim", "target", "classpath.txt")).read().strip()
     out = os.path.join(d, f"trace-{args.servers}-{args.variant}-{seed}.jsonl")
-    cmd = ["java", "-ea", "-cp", cp, "io.zabkit.sim.SimMain", "--seed", str(seed), "--servers", str(args.servers),
+    plant = [f"-Dzabkit.plant={args.plant}"] if args.plant else []
+    cmd = ["java", "-ea"] + plant + ["-cp", cp, "io.zabkit.sim.SimMain", "--seed", str(seed), "--servers", str(args.servers),
            "--variant", args.variant, "--ticks", str(args.ticks), "--trace-out", out]
     if args.fault_free:
         cmd.append("--fault-free")
     p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if p.returncode != 0 or not os.path.exists(out):
+    # With a planted defect the simulator's own checkers may fail the seed too; the trace still counts.
+    if (p.returncode != 0 and not (args.plant and p.returncode == 1)) or not os.path.exists(out):
         raise BadTrace(f"simulator seed {seed} failed (exit {p.returncode}):\n" + p.stdout[-2000:])
     return out
+
+
+def validate_seeds(a, label):
+    """Simulates and validates a.seeds seeds of one shape. Returns (verdict, traces, steps, states)."""
+    n = steps = states = 0
+    os.makedirs(a.out, exist_ok=True)
+    for seed in range(a.first_seed, a.first_seed + a.seeds):
+        try:
+            path = sim_trace(a, seed, a.out)
+        except (BadTrace, OSError) as e:
+            print(f"trace.py: {label}{e}", file=sys.stderr)
+            return 2, n, steps, states
+        verdict, k, st, msg = check(path)
+        if verdict != 0:
+            print(f"trace.py: {label}{msg}", file=sys.stderr if verdict == 2 else sys.stdout, flush=True)
+            print(f"trace.py: {label}{n} traces accepted before seed {seed}; the trace is kept in {path}")
+            return verdict, n, steps, states
+        n, steps, states = n + 1, steps + k, states + st
+        os.remove(path)  # accepted: only rejected traces are kept as evidence
+    return 0, n, steps, states
+
+
+def suite(a):
+    """What make tlc-trace runs: each shape, then the totals."""
+    start = time.time()
+    total = [0, 0, 0]
+    for servers, seeds in ((3, a.seeds3), (5, a.seeds5)):
+        if seeds <= 0:
+            continue
+        t0 = time.time()
+        shape = argparse.Namespace(servers=servers, variant="Zab", first_seed=a.first_seed, seeds=seeds,
+                                   ticks=a.ticks, fault_free=True, plant="", out=a.out)
+        label = f"{servers} servers, Zab, fault-free: "
+        verdict, n, steps, states = validate_seeds(shape, label)
+        if verdict != 0:
+            return verdict
+        print(f"trace.py: {label}{n} traces accepted, {steps} steps, {states} distinct TLC states, "
+              f"{time.time() - t0:.1f} s wall", flush=True)
+        total = [total[0] + n, total[1] + steps, total[2] + states]
+    print(f"trace.py: trace validation VALID: {total[0]} traces, {total[1]} steps, {total[2]} distinct TLC states, "
+          f"{time.time() - start:.1f} s wall")
+    return 0
+
+
+# The planted divergences (io.zabkit.zab.Following, -Dzabkit.plant=...) and how a trace shows the plant acted.
+PLANTS = {
+    # a follower ACKs a proposal before its log write is durable
+    "early-ack": lambda s: s["action"] == "FollowerProcessPROPOSAL" and s["durable"] < s["mark"],
+    # a follower takes currentEpoch at NEWLEADER, before its synced history is durable (ZOOKEEPER-4643)
+    "early-epoch": lambda s: s["action"] in ("FollowerProcessDIFF", "FollowerProcessSNAP")
+                              and s["currentEpoch"] == s["acceptedEpoch"] > 0,
+}
+
+
+def teeth(a):
+    """Each planted divergence must be rejected at the first seed whose trace shows the plant acting;
+    accepting such a trace, or rejecting an unaffected one, is a failure."""
+    os.makedirs(a.out, exist_ok=True)
+    for plant, acted in PLANTS.items():
+        shape = argparse.Namespace(servers=3, variant="Zab", first_seed=1, seeds=1, ticks=a.ticks, fault_free=True,
+                                   plant=plant, out=a.out)
+        for seed in range(1, a.max_seeds + 1):
+            path = sim_trace(shape, seed, a.out)
+            _, steps = load(path)
+            affected = any(acted(s) for s in steps)
+            verdict, _, _, msg = check(path)
+            if verdict == 2:
+                print(f"trace.py: teeth {plant}: could not decide: {msg}", file=sys.stderr)
+                return 2
+            if affected and verdict == 1:
+                print(f"trace.py: teeth: planted {plant} caught at seed {seed}, its first affected seed:")
+                print("  " + msg.splitlines()[0] + "\n  " + msg.splitlines()[1][:300])
+                break
+            if affected or verdict == 1:
+                print(f"trace.py: teeth FAILED for {plant} at seed {seed}: affected={affected}, verdict {verdict}:\n{msg}")
+                return 1
+        else:
+            print(f"trace.py: teeth FAILED: {plant} never acted in seeds 1..{a.max_seeds}")
+            return 1
+    print(f"trace.py: teeth: every planted divergence caught ({', '.join(PLANTS)})")
+    return 0
 
 
 def main(argv):
@@ -189,41 +275,48 @@ def main(argv):
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("check", help="validate trace files")
     c.add_argument("traces", nargs="+")
-    c.add_argument("--keep", help="keep the generated TLA+ module and TLC's files in this directory")
-    s = sub.add_parser("sim", help="simulate seeds and validate their traces")
+    c.add_argument("--keep", help="keep the generated TLA+ module and TLC's output in this directory")
+    s = sub.add_parser("sim", help="simulate seeds of one shape and validate their traces")
     s.add_argument("--servers", type=int, default=3)
     s.add_argument("--variant", default="Zab")
     s.add_argument("--first-seed", type=int, default=1)
     s.add_argument("--seeds", type=int, default=10)
-    s.add_argument("--ticks", type=int, default=400)
+    s.add_argument("--ticks", type=int, default=150)
     s.add_argument("--fault-free", action="store_true", help="no crash, power loss or partition")
-    s.add_argument("--out", default=os.path.join(ROOT, "results", "trace"), help="where traces are kept")
+    s.add_argument("--plant", default="", help="a planted divergence in the core (early-ack), to show it is caught")
+    s.add_argument("--out", default=os.path.join(ROOT, "results", "trace"), help="where rejected traces are kept")
+    u = sub.add_parser("suite", help="what make tlc-trace runs: 3 and 5 servers, fault-free, classic Zab")
+    u.add_argument("--seeds3", type=int, default=12)
+    u.add_argument("--seeds5", type=int, default=4)
+    u.add_argument("--first-seed", type=int, default=1)
+    u.add_argument("--ticks", type=int, default=150)
+    u.add_argument("--out", default=os.path.join(ROOT, "results", "trace"))
+    t = sub.add_parser("teeth", help="the planted early ACK must be rejected at its first affected seed")
+    t.add_argument("--max-seeds", type=int, default=5)
+    t.add_argument("--ticks", type=int, default=150)
+    t.add_argument("--out", default=os.path.join(ROOT, "results", "trace", "teeth"))
     a = ap.parse_args(argv)
     if not os.path.exists(JAR):
         print(f"trace.py: {JAR} missing; run python3 spec/tlc.py --fetch", file=sys.stderr)
         return 2
+    if a.cmd == "suite":
+        return suite(a)
+    if a.cmd == "teeth":
+        return teeth(a)
     start = time.time()
-    n = steps = states = 0
-    if a.cmd == "check":
-        items = [(t, None) for t in a.traces]
-    else:
-        os.makedirs(a.out, exist_ok=True)
-        items = [(None, seed) for seed in range(a.first_seed, a.first_seed + a.seeds)]
-    label = "" if a.cmd == "check" else f"{a.servers} servers, {a.variant}{', fault-free' if a.fault_free else ''}: "
-    for path, seed in items:
-        try:
-            path = path or sim_trace(a, seed, a.out)
-        except (BadTrace, OSError) as e:
-            print(f"trace.py: {e}", file=sys.stderr)
-            return 2
-        verdict, k, st, msg = check(path, keep=getattr(a, "keep", None))
+    if a.cmd == "sim":
+        label = f"{a.servers} servers, {a.variant}{', fault-free' if a.fault_free else ''}: "
+        verdict, n, steps, states = validate_seeds(a, label)
         if verdict != 0:
-            print(f"trace.py: {label}{msg}", file=sys.stderr if verdict == 2 else sys.stdout)
-            print(f"trace.py: {label}{n} traces accepted before it; {time.time() - start:.0f} s")
             return verdict
-        n, steps, states = n + 1, steps + k, states + st
-        if seed is not None:
-            os.remove(path)  # accepted: only rejected traces are kept as evidence
+    else:
+        label, n, steps, states = "", 0, 0, 0
+        for path in a.traces:
+            verdict, k, st, msg = check(path, keep=a.keep)
+            if verdict != 0:
+                print(f"trace.py: {msg}", file=sys.stderr if verdict == 2 else sys.stdout)
+                return verdict
+            n, steps, states = n + 1, steps + k, states + st
     print(f"trace.py: {label}{n} traces accepted, {steps} steps, {states} distinct TLC states, "
           f"{time.time() - start:.1f} s wall")
     return 0

@@ -37,6 +37,13 @@ final class Following extends Role {
     /** NEWLEADER arrived with this zxid; the ACK goes once the history is durable up to it. */
     private long newLeaderZxid = -1;
     private boolean ackedNewLeader;
+    /**
+     * A planted defect for the trace validation's own test (make tlc-trace-teeth): the follower ACKs a
+     * proposal before its log write is durable. Only the simulator sets it; never on in a server.
+     */
+    static final boolean PLANTED_EARLY_ACK = "early-ack".equals(System.getProperty("zabkit.plant"));
+    /** Another planted defect: currentEpoch taken at NEWLEADER, before the synced history is durable (ZOOKEEPER-4643). */
+    static final boolean PLANTED_EARLY_EPOCH = "early-epoch".equals(System.getProperty("zabkit.plant"));
     /** How the leader synced us (trace only: which spec action NEWLEADER completes). */
     private boolean syncedBySnap;
     private boolean syncedByTrunc;
@@ -250,6 +257,9 @@ final class Following extends Role {
             return;
         }
         newLeaderZxid = nl.zxid();
+        if (PLANTED_EARLY_EPOCH) {
+            zab.currentEpoch = zab.acceptedEpoch; // the planted divergence: currentEpoch before the history is durable
+        }
         // The spec's sync packet carries the transactions that came as PROPOSALs before NEWLEADER.
         if (!syncedByTrunc) {
             zab.trace(syncedBySnap ? "FollowerProcessSNAP" : "FollowerProcessDIFF", leader, newLeaderZxid);
@@ -307,6 +317,9 @@ final class Following extends Role {
         }
         zab.history.append(t);
         zab.effects.log(t);
+        if (PLANTED_EARLY_ACK && ackedNewLeader && !p.fast()) {
+            followerSendAck(t.zxid()); // the planted divergence: ACK before the log write is durable
+        }
         if (!p.fast() || !ackedNewLeader) {
             return;
         }

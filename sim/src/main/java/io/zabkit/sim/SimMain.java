@@ -107,7 +107,8 @@ public final class SimMain {
         if (traceOut != null) {
             zabTrace = new java.io.PrintStream(java.nio.file.Files.newOutputStream(traceOut), false, "UTF-8");
             zabTrace.println("{\"seed\":" + seed + ",\"servers\":" + shape.servers() + ",\"variant\":\""
-                    + shape.variant() + "\",\"ticks\":" + shape.ticks() + ",\"faultFree\":" + shape.faultFree() + "}");
+                    + shape.variant() + "\",\"ticks\":" + shape.ticks() + ",\"faultFree\":" + shape.faultFree()
+                    + ",\"plant\":\"" + System.getProperty("zabkit.plant", "") + "\"}");
             sim.zabTracer(new io.zabkit.zab.TraceWriter(zabTrace));
         }
         SimResult r = sim.run();
