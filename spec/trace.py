@@ -200,6 +200,9 @@ def validate_seeds(a, label):
             print(f"trace.py: {label}{e}", file=sys.stderr)
             return 2, n, steps, states
         verdict, k, st, msg = check(path)
+        if a.__dict__.get("actions") is not None and verdict == 0:
+            for step in load(path)[1]:
+                a.actions[step["action"]] = a.actions.get(step["action"], 0) + 1
         if verdict != 0:
             print(f"trace.py: {label}{msg}", file=sys.stderr if verdict == 2 else sys.stdout, flush=True)
             print(f"trace.py: {label}{n} traces accepted before seed {seed}; the trace is kept in {path}")
@@ -213,12 +216,13 @@ def suite(a):
     """What make tlc-trace runs: each shape, then the totals."""
     start = time.time()
     total = [0, 0, 0]
+    actions = {}
     for servers, seeds in ((3, a.seeds3), (5, a.seeds5)):
         if seeds <= 0:
             continue
         t0 = time.time()
         shape = argparse.Namespace(servers=servers, variant="Zab", first_seed=a.first_seed, seeds=seeds,
-                                   ticks=a.ticks, fault_free=True, plant="", out=a.out)
+                                   ticks=a.ticks, fault_free=True, plant="", out=a.out, actions=actions)
         label = f"{servers} servers, Zab, fault-free: "
         verdict, n, steps, states = validate_seeds(shape, label)
         if verdict != 0:
@@ -226,6 +230,7 @@ def suite(a):
         print(f"trace.py: {label}{n} traces accepted, {steps} steps, {states} distinct TLC states, "
               f"{time.time() - t0:.1f} s wall", flush=True)
         total = [total[0] + n, total[1] + steps, total[2] + states]
+    print("trace.py: steps per action: " + ", ".join(f"{k} {v}" for k, v in sorted(actions.items())))
     print(f"trace.py: trace validation VALID: {total[0]} traces, {total[1]} steps, {total[2]} distinct TLC states, "
           f"{time.time() - start:.1f} s wall")
     return 0

@@ -283,13 +283,12 @@ final class Leading extends Role {
                 zab.effects.send(l.id, new UpToDate(zab.lastCommitted));
             }
             zab.trace("LeaderProcessACKLD", from, -1);
-            if (a.zxid() <= l.newLeaderZxid) {
-                return;
-            }
         }
         if (zabState == ZabState.BROADCAST) {
             leaderMaybeCommit();
-            zab.trace("LeaderProcessACK", from, a.zxid());
+            if (a.zxid() > l.newLeaderZxid) {
+                zab.trace("LeaderProcessACK", from, a.zxid()); // the ACKs past NEWLEADER (spec/README.md, D2)
+            }
         }
     }
 

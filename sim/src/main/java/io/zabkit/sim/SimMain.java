@@ -201,7 +201,8 @@ public final class SimMain {
         System.err.println("sim: " + problem);
         System.err.println("usage: SimMain [--seed N] [--seeds COUNT] [--ticks T] [--disk honest|lying-sync] "
                 + "[--trace] [--history FILE.edn] [--progress-every K] [--servers N] [--variant Zab|ZabAc|ZabAa|ZabCt|ZabCT] "
-                + "[--break-fault-assumption] [--hashes] [--shard i/N] [--result FILE.json]");
+                + "[--break-fault-assumption] [--hashes] [--shard i/N] [--result FILE.json] [--trace-out FILE.jsonl] "
+                + "[--fault-free]");
         System.exit(2);
     }
 }
