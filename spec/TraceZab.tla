@@ -72,6 +72,7 @@ Explain(i, j) ==
       [] a = "LeaderProcessACK" -> LeaderProcessACK(i, j) /\ Msg(i, j).len = Line.mark
       [] a = "FollowerProcessCOMMIT" -> FollowerProcessCOMMIT(i, j) \/ Deferred(i, j, COMMIT)
       \* a follower that closed its link to the leader; the leader may have dropped it first
+      \* (a leader drops a learner the same way: PartitionStart detaches the follower side only)
       [] a = "PartitionStart" -> PartitionStart(i, j) \/ (state[i] = LOOKING /\ UNCHANGED vars)
       [] a = "LeaderLoseQuorum" -> LeaderLoseQuorum(i)
 

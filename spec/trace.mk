@@ -1,6 +1,6 @@
 # Trace validation (issue 11): simulator traces of the real Zab core checked by TLC against spec/Zab.tla
 # through spec/TraceZab.tla. spec/README.md has the event-to-action mapping and the divergences.
-TRACE_SEEDS_3 ?= 12
+TRACE_SEEDS_3 ?= 20
 TRACE_SEEDS_5 ?= 4
 TRACE_TICKS ?= 150
 TRACE_FIRST ?= 1
@@ -10,7 +10,7 @@ trace-build: deps-tlc
 	python3 $(ROOT)/spec/tlc.py --fetch
 	cd $(ROOT) && $(MVN) -pl sim -am -DskipTests install
 
-tlc-trace: trace-build ## validate simulator traces against Zab.tla (TRACE_SEEDS_3=12 TRACE_SEEDS_5=4 TRACE_TICKS=150)
+tlc-trace: trace-build ## validate simulator traces against Zab.tla (TRACE_SEEDS_3=20 TRACE_SEEDS_5=4 TRACE_TICKS=150)
 	nice python3 $(ROOT)/spec/trace.py suite --seeds3 $(TRACE_SEEDS_3) --seeds5 $(TRACE_SEEDS_5) \
 	  --ticks $(TRACE_TICKS) --first-seed $(TRACE_FIRST)
 

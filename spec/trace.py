@@ -291,7 +291,7 @@ def main(argv):
     s.add_argument("--plant", default="", help="a planted divergence in the core (early-ack), to show it is caught")
     s.add_argument("--out", default=os.path.join(ROOT, "results", "trace"), help="where rejected traces are kept")
     u = sub.add_parser("suite", help="what make tlc-trace runs: 3 and 5 servers, fault-free, classic Zab")
-    u.add_argument("--seeds3", type=int, default=12)
+    u.add_argument("--seeds3", type=int, default=20)
     u.add_argument("--seeds5", type=int, default=4)
     u.add_argument("--first-seed", type=int, default=1)
     u.add_argument("--ticks", type=int, default=150)

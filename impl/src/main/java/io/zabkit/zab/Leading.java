@@ -111,6 +111,7 @@ final class Leading extends Role {
         Learner l = learners.remove(peer);
         if (l != null) {
             Zab.LOG.log(System.Logger.Level.INFO, "server {0}: lost learner {1}", zab.self, peer);
+            zab.trace("PartitionStart", peer, -1); // the link to a learner broke (spec/README.md, D9)
             leaderCheckQuorum("learner " + peer + " disconnected");
         }
     }
@@ -410,6 +411,7 @@ final class Leading extends Role {
                     id, nowMs - learners.get(id).lastHeardMs);
             learners.remove(id);
             zab.effects.resetLink(id);
+            zab.trace("PartitionStart", id, -1);
         }
         if (!dropped.isEmpty() && !leaderCheckQuorum("learners " + dropped + " went silent")) {
             return;
