@@ -116,6 +116,7 @@ public final class ServerCore implements Replica, Effects {
         }
         this.zab = new Zab(config.serverId(), config.zab(), config.tickTimeMs(), this, this,
                 recovered.acceptedEpoch(), recovered.currentEpoch(), recovered.txns());
+        traceZabIfAsked();
         if (config.standalone()) {
             recovering = true;
             zab.startStandalone();
@@ -123,6 +124,25 @@ public final class ServerCore implements Replica, Effects {
             tree.watches().drainFired();
             readySnapshot = null;
             assert recovered.lastZxid() == applier.lastProcessedZxid() : "replay did not reach the recovered log's end";
+        }
+    }
+
+    /**
+     * A production server's trace for spec/trace.py: -Dzabkit.zabTrace=FILE appends every Zab step to
+     * FILE (one file per server; spec/README.md says how to validate an ensemble's run).
+     */
+    private void traceZabIfAsked() {
+        String file = System.getProperty("zabkit.zabTrace");
+        if (file == null || file.isEmpty()) {
+            return;
+        }
+        try {
+            java.io.PrintStream out = new java.io.PrintStream(new java.io.FileOutputStream(file, true), true, "UTF-8");
+            out.println("{\"seed\":-1,\"servers\":" + config.zab().voters().size() + ",\"variant\":\""
+                    + config.zab().variant() + "\",\"ticks\":0,\"server\":" + config.serverId() + "}");
+            zab.tracer(new io.zabkit.zab.TraceWriter(out));
+        } catch (IOException e) {
+            throw new IllegalStateException("zabkit.zabTrace=" + file + " cannot be written: " + e.getMessage(), e);
         }
     }
 

@@ -37,6 +37,9 @@ final class Following extends Role {
     /** NEWLEADER arrived with this zxid; the ACK goes once the history is durable up to it. */
     private long newLeaderZxid = -1;
     private boolean ackedNewLeader;
+    /** How the leader synced us (trace only: which spec action NEWLEADER completes). */
+    private boolean syncedBySnap;
+    private boolean syncedByTrunc;
     /** The highest zxid this follower ACKed; invariant: only grows. */
     private long lastAckSent = -1;
     /** Fast proposals received and not yet delivered, by zxid. */
@@ -73,6 +76,7 @@ final class Following extends Role {
 
     void start() {
         sendFollowerInfo();
+        zab.trace("FollowerJoin", leader, -1);
     }
 
     @Override
@@ -103,7 +107,7 @@ final class Following extends Role {
         } else if (m instanceof UpToDate u) {
             followerProcessUpToDate(u);
         } else if (m instanceof Commit c) {
-            followerProcessCommit(c.zxid());
+            followerProcessCommit(c.zxid(), "FollowerProcessCOMMIT");
         } else if (m instanceof Ping) {
             zab.effects.send(leader, new Ping(zab.replica.drainTouchedSessions()));
         } else if (m instanceof SyncReply r) {
@@ -168,6 +172,7 @@ final class Following extends Role {
         // An epoch we had already accepted is answered with -1: it must not count toward the quorum.
         zab.effects.send(leader, new AckEpoch(fresh ? zab.currentEpoch : -1, zab.history.lastZxid()));
         zabState = ZabState.SYNCHRONIZATION;
+        zab.trace("FollowerProcessLEADERINFO", leader, -1);
     }
 
     // ================================================================== synchronization
@@ -192,6 +197,8 @@ final class Following extends Role {
         }
         zab.lastPersisted = Math.min(zab.lastPersisted, z);
         zab.lastCommitted = Math.min(zab.lastCommitted, Math.max(z, processed));
+        syncedByTrunc = true;
+        zab.trace("FollowerProcessTRUNC", leader, z);
     }
 
     private void followerProcessSnap(Snap s) {
@@ -211,6 +218,7 @@ final class Following extends Role {
         zab.effects.installSnapshot(snapshot);
         zab.lastPersisted = s.zxid();
         zab.lastCommitted = s.zxid();
+        syncedBySnap = true;
     }
 
     /**
@@ -250,6 +258,10 @@ final class Following extends Role {
             zab.currentEpoch = zab.acceptedEpoch; // the new epoch on disk before the history it vouches for
             zab.effects.storeEpochs(zab.acceptedEpoch, zab.currentEpoch);
         }
+        // The spec's sync packet carries the transactions that came as PROPOSALs before NEWLEADER.
+        if (!syncedByTrunc) {
+            zab.trace(syncedBySnap ? "FollowerProcessSNAP" : "FollowerProcessDIFF", leader, newLeaderZxid);
+        }
         followerAfterPersist();
     }
 
@@ -268,6 +280,7 @@ final class Following extends Role {
             zab.effects.storeEpochs(zab.acceptedEpoch, zab.currentEpoch);
             ackedNewLeader = true;
             ackingNewLeader = true;
+            zab.trace("FollowerProcessNEWLEADER", leader, newLeaderZxid);
         }
         long z = ackingNewLeader && ackNewLeaderBeforeDurable() ? Math.max(zab.selfAck(), newLeaderZxid) : zab.selfAck();
         if (ackingNewLeader || z > lastAckSent && !fastRules.leftToTheCoin(zab.history, receivedFast, lastAckSent, z)) {
@@ -292,7 +305,7 @@ final class Following extends Role {
             zab.effects.log(t); // Bug.ZK3911_DIFF_LOGGED_AT_UPTODATE: only now the synced proposals go to disk
         }
         loggedAtUpToDate.clear();
-        followerProcessCommit(u.zxid());
+        followerProcessCommit(u.zxid(), "FollowerProcessUPTODATE");
         zab.replica.startServing(false);
     }
 
@@ -356,6 +369,9 @@ final class Following extends Role {
             return;
         }
         lastAckSent = z;
+        if (z > newLeaderZxid) {
+            zab.trace("FollowerProcessPROPOSAL", leader, z); // the spec's log-then-ack step, through z
+        }
         Ack ack = new Ack(zab.currentEpoch, z);
         zab.effects.send(leader, ack);
         if (zab.config.variant().acksToAll()) {
@@ -367,12 +383,13 @@ final class Following extends Role {
         }
     }
 
-    private void followerProcessCommit(long zxid) {
+    private void followerProcessCommit(long zxid, String action) {
         if (zxid > zab.lastCommitted) {
             zab.lastCommitted = Math.min(zxid, zab.history.lastZxid());
         }
         followerFastCommits(); // a COMMIT of a classic proposal may unblock fast ones behind it
         zab.deliverCommitted();
+        zab.trace(action, leader, zxid);
     }
 
     /** The fast variants' own commit rules, re-evaluated whenever what they depend on moves. */

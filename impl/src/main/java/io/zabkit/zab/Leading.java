@@ -45,6 +45,8 @@ final class Leading extends Role {
     private long nextPingMs;
     /** Proposals of this epoch made under a fast variant and not yet committed, by zxid; absent means classic. */
     private final TreeMap<Long, Boolean> fastProposals = new TreeMap<>();
+    /** ACKEPOCHs from the quorum on that wait for the leader's own history to be durable (trace only). */
+    private final List<Long> ackEpochsAwaitingDisk = new ArrayList<>();
 
     Leading(Zab zab) {
         super(zab, ZabState.DISCOVERY);
@@ -109,6 +111,7 @@ final class Leading extends Role {
         Learner l = learners.remove(peer);
         if (l != null) {
             Zab.LOG.log(System.Logger.Level.INFO, "server {0}: lost learner {1}", zab.self, peer);
+            zab.trace("PartitionStart", peer, -1); // the link to a learner broke (spec/README.md, D9)
             leaderCheckQuorum("learner " + peer + " disconnected");
         }
     }
@@ -119,6 +122,9 @@ final class Leading extends Role {
             leaderMaybeStartSync();
         } else {
             leaderMaybeCommit();
+            if (zabState == ZabState.BROADCAST) {
+                zab.trace("LeaderPersistLog", -1, zab.lastPersisted);
+            }
         }
     }
 
@@ -149,10 +155,12 @@ final class Leading extends Role {
                         zab.self, from, fi.acceptedEpoch(), leaderEpoch);
             }
             zab.effects.send(from, new LeaderInfo(leaderEpoch)); // epoch already proposed: answer at once
+            zab.trace("LeaderProcessFOLLOWERINFO", from, -1);
             return;
         }
         infoMaxEpoch = Math.max(infoMaxEpoch, fi.acceptedEpoch());
         leaderMaybeProposeEpoch();
+        zab.trace("LeaderProcessFOLLOWERINFO", from, -1);
     }
 
     /** With a quorum of FOLLOWERINFO (itself included), the leader picks an epoch above all accepted ones. */
@@ -192,11 +200,17 @@ final class Leading extends Role {
                 initialHistoryZxid = zab.history.lastZxid();
                 Zab.LOG.log(System.Logger.Level.INFO, "server {0}: epoch {1} has a quorum {2}", zab.self, leaderEpoch,
                         promised);
+                ackEpochsAwaitingDisk.add(from);
                 leaderMaybeStartSync();
+                return;
             }
         } else if (syncStarted) {
             leaderSync(l); // epoch established: sync this late follower at once
+        } else {
+            ackEpochsAwaitingDisk.add(from); // the spec's step completes once the leader takes its epoch
+            return;
         }
+        zab.trace("LeaderProcessACKEPOCH", from, -1);
     }
 
     /**
@@ -215,6 +229,12 @@ final class Leading extends Role {
                 leaderSync(x);
             }
         }
+        // The quorum's ACKEPOCH, and any that came while the leader's history went to disk, are the
+        // spec's LeaderProcessACKEPOCH steps: the spec takes currentEpoch at once (spec/README.md, D1).
+        for (long from : ackEpochsAwaitingDisk) {
+            zab.trace("LeaderProcessACKEPOCH", from, -1);
+        }
+        ackEpochsAwaitingDisk.clear();
         leaderMaybeEstablish();
     }
 
@@ -257,14 +277,19 @@ final class Leading extends Role {
             l.ackedNewLeader = true; // ACKLD
             if (zabState == ZabState.SYNCHRONIZATION) {
                 leaderMaybeEstablish();
+                zab.trace("LeaderProcessACKLD", from, -1);
                 return;
             }
             if (zabState == ZabState.BROADCAST) {
                 zab.effects.send(l.id, new UpToDate(zab.lastCommitted));
             }
+            zab.trace("LeaderProcessACKLD", from, -1);
         }
         if (zabState == ZabState.BROADCAST) {
             leaderMaybeCommit();
+            if (a.zxid() > l.newLeaderZxid) {
+                zab.trace("LeaderProcessACK", from, a.zxid()); // the ACKs past NEWLEADER (spec/README.md, D2)
+            }
         }
     }
 
@@ -307,6 +332,7 @@ final class Leading extends Role {
                 zab.effects.send(l.id, new Proposal(txn, fast));
             }
         }
+        zab.trace("LeaderProcessRequest", -1, txn.zxid());
         leaderMaybeCommit();
     }
 
@@ -386,6 +412,7 @@ final class Leading extends Role {
                     id, nowMs - learners.get(id).lastHeardMs);
             learners.remove(id);
             zab.effects.resetLink(id);
+            zab.trace("PartitionStart", id, -1);
         }
         if (!dropped.isEmpty() && !leaderCheckQuorum("learners " + dropped + " went silent")) {
             return;

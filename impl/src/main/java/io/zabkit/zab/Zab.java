@@ -50,6 +50,8 @@ public final class Zab {
     private boolean started;
     /** The current role; replaced (never reset) on every role change. */
     private Role role;
+    /** Trace validation: every protocol step, named after its spec/Zab.tla action (off by default). */
+    private Tracer tracer = Tracer.OFF;
 
     public Zab(long self, ZabConfig config, int tickTimeMs, Replica replica, Effects effects, long acceptedEpoch,
                long currentEpoch, List<Txn> unappliedHistory) {
@@ -124,6 +126,16 @@ public final class Zab {
         }
         lastPersisted = z;
         role.persisted();
+    }
+
+    /** Reports every protocol step to tracer from now on (spec/TraceZab.tla). */
+    public void tracer(Tracer t) {
+        tracer = t == null ? Tracer.OFF : t;
+    }
+
+    /** One protocol step, named after the spec action it implements, with this server's state after it. */
+    void trace(String action, long peer, long mark) {
+        tracer.step(action, peer, mark, this);
     }
 
     // ================================================================== client side (called by the core)
@@ -260,12 +272,19 @@ public final class Zab {
         if (config.bug(Bug.ZK4712_WRITE_OUTLIVES_ROLE)) {
             lastPersisted = history.lastZxid(); // the old role's writes in flight are taken as done by the next
         }
+        Role left = role;
         role.resetLinks();
         LOG.log(System.Logger.Level.INFO, "server {0}: LOOKING ({1})", self, why);
         if (wasServing) {
             replica.stopServing(why);
         }
         role = new Looking(this);
+        // The code leaves a role by closing its links: the spec's link break (a follower) or step-down.
+        if (left instanceof Following) {
+            trace("PartitionStart", left.leaderId(), -1);
+        } else if (left instanceof Leading) {
+            trace("LeaderLoseQuorum", -1, -1);
+        }
         election.start(nowMs, history.lastZxid(), currentEpoch);
     }
 
@@ -289,6 +308,7 @@ public final class Zab {
                     election.logicalClock(), Txn.zxidString(history.lastZxid()));
             Leading leading = new Leading(this);
             role = leading;
+            trace("ElectLeader", -1, -1);
             leading.start(looking.takeEarlyFollowerInfo());
         } else {
             LOG.log(System.Logger.Level.INFO, "server {0}: FOLLOWING {1} (round {2})", self, decidedLeader,

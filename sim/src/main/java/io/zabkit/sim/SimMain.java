@@ -41,6 +41,8 @@ public final class SimMain {
         Path resultFile = null;
         boolean printHashes = false;
         java.util.Set<Bug> bugs = java.util.EnumSet.noneOf(Bug.class);
+        Path traceOut = null;
+        boolean faultFree = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -64,6 +66,8 @@ public final class SimMain {
                         usage(e.getMessage());
                     }
                 }
+                case "--trace-out" -> traceOut = Path.of(value(args, ++i, a));
+                case "--fault-free" -> faultFree = true;
                 default -> usage("unknown option " + a);
             }
         }
@@ -76,7 +80,11 @@ public final class SimMain {
         if ((shard != null || resultFile != null) && (fullTrace || historyFile != null)) {
             usage("--shard and --result describe a sweep; --trace and --history replay one seed");
         }
-        Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption, printHashes, java.util.Set.copyOf(bugs));
+        if (traceOut != null && seeds > 1) {
+            usage("--trace-out writes the Zab trace of one seed");
+        }
+        Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption, printHashes, faultFree,
+                java.util.Set.copyOf(bugs));
         SeedPlan plan;
         try {
             plan = shard == null ? SeedPlan.unsharded(seed, seeds) : SeedPlan.parse(seed, seeds, shard);
@@ -85,25 +93,41 @@ public final class SimMain {
             return;
         }
         boolean sweep = seeds > 1 || shard != null || resultFile != null;
-        int status = sweep ? runMany(plan, shape, progressEvery, resultFile) : runOne(seed, shape, fullTrace, historyFile);
+        int status = sweep ? runMany(plan, shape, progressEvery, resultFile) : runOne(seed, shape, fullTrace, historyFile, traceOut);
         System.exit(status);
     }
 
     /** What every seed of a run shares. */
     record Shape(int ticks, SimDisk.Mode disk, int servers, Variant variant, boolean breakAssumption,
-                 boolean printHashes, java.util.Set<Bug> bugs) {
+                 boolean printHashes, boolean faultFree, java.util.Set<Bug> bugs) {
         SimOptions options(long seed) {
             SimOptions o = servers == 1 ? SimOptions.fromSeed(seed, ticks, disk)
                     : SimOptions.fromSeed(seed, ticks, disk, servers, variant);
+            o = faultFree ? o.withoutServerFaults() : o;
             o = breakAssumption ? o.breakingTheFaultAssumption() : o;
             return bugs.isEmpty() ? o : o.withBugs(bugs);
         }
     }
 
-    private static int runOne(long seed, Shape shape, boolean fullTrace, Path historyFile) throws IOException {
+    private static int runOne(long seed, Shape shape, boolean fullTrace, Path historyFile, Path traceOut)
+            throws IOException {
         SimOptions options = shape.options(seed);
         System.out.println(options.describe());
-        SimResult r = new Simulator(options, fullTrace ? System.out : null, historyFile != null).run();
+        Simulator sim = new Simulator(options, fullTrace ? System.out : null, historyFile != null);
+        java.io.PrintStream zabTrace = null;
+        if (traceOut != null) {
+            zabTrace = new java.io.PrintStream(java.nio.file.Files.newOutputStream(traceOut), false, "UTF-8");
+            zabTrace.println("{\"seed\":" + seed + ",\"servers\":" + shape.servers() + ",\"variant\":\""
+                    + shape.variant() + "\",\"ticks\":" + shape.ticks() + ",\"faultFree\":" + shape.faultFree()
+                    + ",\"bugs\":\"" + shape.bugs().stream().map(Enum::name).sorted()
+                            .collect(java.util.stream.Collectors.joining(",")) + "\"}");
+            sim.zabTracer(new io.zabkit.zab.TraceWriter(zabTrace));
+        }
+        SimResult r = sim.run();
+        if (zabTrace != null) {
+            zabTrace.close();
+            System.out.println("zab trace: " + traceOut);
+        }
         if (historyFile != null) {
             r.history().write(historyFile);
             r.history().writeTruth(historyFile, r.replayCommand());
@@ -189,7 +213,8 @@ public final class SimMain {
         System.err.println("sim: " + problem);
         System.err.println("usage: SimMain [--seed N] [--seeds COUNT] [--ticks T] [--disk honest|lying-sync] "
                 + "[--trace] [--history FILE.edn] [--progress-every K] [--servers N] [--variant Zab|ZabAc|ZabAa|ZabCt|ZabCT] "
-                + "[--break-fault-assumption] [--bug NAME[,NAME]] [--hashes] [--shard i/N] [--result FILE.json]");
+                + "[--break-fault-assumption] [--bug NAME[,NAME]] [--hashes] [--shard i/N] [--result FILE.json] "
+                + "[--trace-out FILE.jsonl] [--fault-free]");
         System.exit(2);
     }
 }

@@ -92,6 +92,16 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
     }
 
     /** NodeStart: recover from the disks and build a fresh core on what they kept. */
+    /** Trace validation: every Zab step of this node goes to t (spec/TraceZab.tla). */
+    void zabTracer(io.zabkit.zab.Tracer t) {
+        zabTracer = t;
+        if (core != null) {
+            core.zab().tracer(t);
+        }
+    }
+
+    private io.zabkit.zab.Tracer zabTracer = io.zabkit.zab.Tracer.OFF;
+
     void start() {
         assert core == null : "start of a running node";
         storage = new Storage(logDisk, snapshotDisk, storageOptions, w -> trace.event("node.warn", w));
@@ -102,6 +112,7 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
             throw new Violation("Recovery", "node " + address + " cannot recover after a crash: " + e);
         }
         core = new ServerCore(config, recovered);
+        core.zab().tracer(zabTracer);
         core.onApplied(applied);
         lastRole = "";
         starts++;

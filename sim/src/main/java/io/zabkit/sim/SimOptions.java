@@ -148,6 +148,17 @@ record SimOptions(
                 clientMoveProbability, bugs);
     }
 
+    /** The same run without server faults (no crash, power loss or partition): trace validation's first shape. */
+    SimOptions withoutServerFaults() {
+        return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
+                reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
+                writeFraction, multiProbability, closeSessionProbability, 0.0, restartDelayTicksMax,
+                tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
+                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
+                0.0, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
+                committedLogCount, honourFaultAssumption, 0.0, 0.0, clientMoveProbability, bugs);
+    }
+
     /**
      * The same run, but the simulator crashes a fast-variant server whatever it has acknowledged from
      * memory: the variant's fault assumption no longer holds, and acknowledged writes may be lost.

@@ -142,6 +142,14 @@ public final class Simulator {
         }
     }
 
+    /** Reports every Zab step of every server to t (trace validation). */
+    Simulator zabTracer(io.zabkit.zab.Tracer t) {
+        for (SimNode n : nodes) {
+            n.zabTracer(t);
+        }
+        return this;
+    }
+
     SimResult run() {
         Violation violation = null;
         try {

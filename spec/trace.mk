@@ -1,0 +1,23 @@
+# Trace validation (issue 11): simulator traces of the real Zab core checked by TLC against spec/Zab.tla
+# through spec/TraceZab.tla. spec/README.md has the event-to-action mapping and the divergences.
+TRACE_SEEDS_3 ?= 20
+TRACE_SEEDS_5 ?= 4
+TRACE_TICKS ?= 150
+TRACE_FIRST ?= 1
+.PHONY: tlc-trace tlc-trace-teeth tlc-trace-long trace-build
+
+trace-build: deps-tlc
+	python3 $(ROOT)/spec/tlc.py --fetch
+	cd $(ROOT) && $(MVN) -pl sim -am -DskipTests install
+
+tlc-trace: trace-build ## validate simulator traces against Zab.tla (TRACE_SEEDS_3=20 TRACE_SEEDS_5=4 TRACE_TICKS=150)
+	nice python3 $(ROOT)/spec/trace.py suite --seeds3 $(TRACE_SEEDS_3) --seeds5 $(TRACE_SEEDS_5) \
+	  --ticks $(TRACE_TICKS) --first-seed $(TRACE_FIRST)
+
+tlc-trace-teeth: trace-build ## planted divergences (early ACK, early currentEpoch) must be rejected on their first affected seed
+	nice python3 $(ROOT)/spec/trace.py teeth --ticks $(TRACE_TICKS)
+
+tlc-trace-long: trace-build ## more traces: 100 of 3 servers and 50 of 5 (about 15 minutes)
+	nice python3 $(ROOT)/spec/trace.py suite --seeds3 100 --seeds5 50 --ticks $(TRACE_TICKS)
+
+TEST_TARGETS += tlc-trace tlc-trace-teeth
