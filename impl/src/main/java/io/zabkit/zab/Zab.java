@@ -215,6 +215,26 @@ public final class Zab {
         return role instanceof Leading leading ? leading.syncedFollowerCount() : 0;
     }
 
+    /**
+     * The vote this server's election last held: whom it names, and the peerEpoch and zxid it carries
+     * (after it settles: the vote it settled on). For the simulator's LeaderElectionOrder; -1 before any
+     * election.
+     */
+    public long voteLeader() {
+        Election.Vote v = election.proposal();
+        return v == null ? -1 : v.leader();
+    }
+
+    public long voteEpoch() {
+        Election.Vote v = election.proposal();
+        return v == null ? -1 : v.peerEpoch();
+    }
+
+    public long voteZxid() {
+        Election.Vote v = election.proposal();
+        return v == null ? -1 : v.zxid();
+    }
+
     public boolean isServingLeader() {
         return role.state() == ServerState.LEADING && role.zabState == ZabState.BROADCAST;
     }

@@ -214,7 +214,8 @@ public final class Simulator {
                 digests.afterStep(core);
                 progress.afterStep(n.address(), n.crashes(), core.lastProcessedZxid());
                 io.zabkit.zab.Zab zab = core.zab();
-                elections.observe(n.address(), zab.state(), zab.leader(), zab.currentEpoch(), zab.lastLoggedZxid());
+                elections.observe(n.address(), zab.state(), zab.leader(), zab.currentEpoch(), zab.lastLoggedZxid(),
+                        zab.voteLeader(), zab.voteEpoch(), zab.voteZxid());
             } else {
                 elections.down(n.address());
             }
