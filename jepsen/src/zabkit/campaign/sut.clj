@@ -70,7 +70,7 @@
   (ClassNotFoundException com.codahale.metrics.Reservoir without), yet the zookeeper artifact
   declares them `provided`, so they are not transitive."
   [version]
-  (str "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>"
+  (str "<project><modelVersion>4.0.0</modelVersion>"
        "<parent><groupId>org.apache.zookeeper</groupId><artifactId>parent</artifactId><version>" version
        "</version><relativePath/></parent>"
        "<groupId>zabkit.campaign</groupId><artifactId>zookeeper-server-" version "</artifactId>"
