@@ -64,3 +64,11 @@ campaign-ssh-selftest: campaign-deps ## the ssh backend against sshd-in-namespac
 	$(ROOT)/jepsen/bin/ssh-selftest zookeeper zabkit
 
 TEST_TARGETS += campaign-ssh-selftest
+
+# The same on 7 hosts from a nodes file, with the control node separate from them: what a user's
+# cluster of 5-9 machines looks like (not in CI: seven servers of each system on 2 cores).
+.PHONY: campaign-ssh-nodes
+SSH_NODES ?= 7
+campaign-ssh-nodes: campaign-deps ## the ssh backend on SSH_NODES (default 7) namespace hosts named in a nodes file, both systems
+	@$(ENSURE) sshd
+	SELFTEST_NODES=$(SSH_NODES) $(ROOT)/jepsen/bin/ssh-selftest zookeeper zabkit

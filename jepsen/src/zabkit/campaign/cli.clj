@@ -23,6 +23,9 @@
 
 (def workload-names ["register" "sequential" "lock" "multi" "watch" "session"])
 
+(defn- valid-node-count? [n] (and (int? n) (odd? n) (<= 3 n 9)))
+(def ^:private node-count-rule "must be an odd number from 3 to 9 (a quorum needs a majority; 9 is what the nemeses were written for)")
+
 (def opt-specs
   [[nil "--system SYSTEM" "zookeeper (Apache ZooKeeper; 3.9.4 unless one of the next three options) or zabkit (bin/zabkit-server)"
     :default :zookeeper :parse-fn keyword :validate [#{:zookeeper :zabkit} "must be zookeeper or zabkit"]]
@@ -37,7 +40,10 @@
    [nil "--nemesis LIST" "comma-separated faults, e.g. kill,partition (see README; none, all)"
     :default "none" :validate [#(try (nemesis/parse-nemesis %) true (catch Exception _ false))
                                (str "unknown nemesis; known: " (str/join ", " (nemesis/all-nemesis-names)) ", all")]]
-   [nil "--nodes N" "3 or 5 servers" :default 3 :parse-fn parse-long :validate [#{3 5} "must be 3 or 5"]]
+   ;; no :default here: resolve-nodes gives 3, or the count of --nodes-file, and can tell a
+   ;; --nodes the user typed from a default when the two disagree
+   [nil "--nodes N" "servers: an odd number, 3 to 9 (default 3, or the number of hosts in --nodes-file)"
+    :parse-fn parse-long :validate [valid-node-count? node-count-rule]]
    [nil "--time-limit S" "seconds of workload and faults" :default 30 :parse-fn parse-long
     :validate [#(and % (<= 5 % 3600)) "must be 5..3600"]]
    [nil "--rate R" "ops per second, all clients together" :default 50 :parse-fn parse-double
@@ -55,7 +61,9 @@
     :validate [#(and % (< 0 % 1)) "must be in (0, 1)"]]
    [nil "--backend B" "netns (default), docker or ssh" :default :netns :parse-fn keyword
     :validate [#{:netns :docker :ssh} "must be netns, docker or ssh"]]
-   [nil "--ssh-hosts LIST" "ssh backend: comma-separated host names (3 or 5)" :default nil]
+   [nil "--ssh-hosts LIST" "ssh backend: comma-separated host names (as many as --nodes)" :default nil]
+   [nil "--nodes-file FILE" "ssh backend: the hosts, one per line (Jepsen's --nodes-file; blank lines and # comments skipped); --nodes defaults to their number"
+    :default nil]
    [nil "--ssh-user U" "ssh backend: user (root: the nemesis needs iptables and kill)" :default "root"]
    [nil "--ssh-config FILE" "ssh backend: an ssh_config file (ssh -F), e.g. for ports, keys, known hosts" :default nil]
    [nil "--ssh-dir DIR" "ssh backend: where each host keeps the run's files (config, data, logs, jars; removed at the end)"
@@ -264,29 +272,63 @@
     (println (format "[campaign] clean: removed %d stale namespaces %s" (count stale) (vec stale)))
     0))
 
+(defn read-nodes-file
+  "The host names in a Jepsen-style nodes file: one per line, surrounding blanks trimmed, blank
+  lines and lines starting with # skipped."
+  [path]
+  (let [f (io/file path)]
+    (when-not (.canRead f)
+      (throw (ex-info (str "--nodes-file " path ": cannot read it") {:type :usage})))
+    (let [hosts (->> (str/split-lines (slurp f)) (map str/trim) (remove #(or (str/blank? %) (str/starts-with? % "#"))) vec)]
+      (when-let [bad (first (filter #(re-find #"[\s,]" %) hosts))]
+        (throw (ex-info (str "--nodes-file " path ": \"" bad "\" is not one host name (one host per line)") {:type :usage})))
+      (when-let [dup (first (for [[h n] (frequencies hosts) :when (> n 1)] h))]
+        (throw (ex-info (str "--nodes-file " path ": host " dup " is listed twice") {:type :usage})))
+      hosts)))
+
+(defn resolve-nodes
+  "Fills in :nodes (and, from --nodes-file, :ssh-hosts): 3 unless given; the nodes file's host
+  count when there is one. Refuses a nodes file with another backend, with --ssh-hosts, with a
+  --nodes that disagrees with it, or with a host count that is not a valid ensemble size."
+  [opts]
+  (if-let [path (:nodes-file opts)]
+    (let [hosts (read-nodes-file path)
+          n (count hosts)]
+      (when-not (= :ssh (:backend opts))
+        (throw (ex-info "--nodes-file names the ssh backend's hosts: add --backend ssh" {:type :usage})))
+      (when (:ssh-hosts opts)
+        (throw (ex-info "give the hosts once: --nodes-file or --ssh-hosts, not both" {:type :usage})))
+      (when-not (valid-node-count? n)
+        (throw (ex-info (str "--nodes-file " path ": " n " hosts; the number of hosts " node-count-rule) {:type :usage})))
+      (when (and (:nodes opts) (not= n (:nodes opts)))
+        (throw (ex-info (str "--nodes " (:nodes opts) " but --nodes-file " path " lists " n " hosts") {:type :usage})))
+      (assoc opts :nodes n :ssh-hosts (str/join "," hosts)))
+    (update opts :nodes #(or % 3))))
+
 (defn -main [& args]
   (let [[cmd & more] args
         {:keys [options errors summary]} (cli/parse-opts more opt-specs)
         code (try
-               (cond
-                 (= cmd "inside") (try (inside! (first more))
-                                       (catch Exception e
-                                         (binding [*out* *err*]
-                                           (println "error:" (.getMessage e))
-                                           (when-not (instance? clojure.lang.ExceptionInfo e) (.printStackTrace e)))
-                                         2))
-                 (or (:help options) (nil? cmd)) (do (println (usage summary)) 0)
-                 (seq errors) (do (binding [*out* *err*]
-                                    (println (str/join "\n" errors))
-                                    (println (usage summary)))
-                                  2)
-                 (= cmd "test") (:exit (strict-exit options (run-campaign! options)))
-                 (= cmd "test-all") (test-all! options)
-                 (= cmd "clean") (clean!)
-                 (= cmd "curate") (do ((requiring-resolve 'zabkit.campaign.curate/curate!)
-                                       (:store options) (io/file (db/repo-root) "results" "campaigns"))
-                                      0)
-                 :else (do (binding [*out* *err*] (println "unknown command" cmd) (println (usage summary))) 2))
+               (let [options (if (or (= cmd "inside") (seq errors)) options (resolve-nodes options))]
+                 (cond
+                   (= cmd "inside") (try (inside! (first more))
+                                         (catch Exception e
+                                           (binding [*out* *err*]
+                                             (println "error:" (.getMessage e))
+                                             (when-not (instance? clojure.lang.ExceptionInfo e) (.printStackTrace e)))
+                                           2))
+                   (or (:help options) (nil? cmd)) (do (println (usage summary)) 0)
+                   (seq errors) (do (binding [*out* *err*]
+                                      (println (str/join "\n" errors))
+                                      (println (usage summary)))
+                                    2)
+                   (= cmd "test") (:exit (strict-exit options (run-campaign! options)))
+                   (= cmd "test-all") (test-all! options)
+                   (= cmd "clean") (clean!)
+                   (= cmd "curate") (do ((requiring-resolve 'zabkit.campaign.curate/curate!)
+                                         (:store options) (io/file (db/repo-root) "results" "campaigns"))
+                                        0)
+                   :else (do (binding [*out* *err*] (println "unknown command" cmd) (println (usage summary))) 2)))
                (catch clojure.lang.ExceptionInfo e
                  (binding [*out* *err*] (println "error:" (.getMessage e)))
                  2))]
