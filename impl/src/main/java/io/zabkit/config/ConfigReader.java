@@ -84,7 +84,7 @@ public final class ConfigReader {
                             + " must be a participant)");
                 }
                 servers.put(s.id(), s);
-            } else if (!USED.contains(e.key())) {
+            } else if (!USED.contains(e.key()) && !MetricsConfig.KEYS.contains(e.key())) {
                 warnings.add(e.where() + ": ignoring " + e.key() + " (" + (isZooKeeperSetting(e.key())
                         ? "a ZooKeeper setting zabkit does not implement" : "not a setting zabkit knows; a typo?") + ")");
             }
@@ -129,8 +129,9 @@ public final class ConfigReader {
             warnings.add(cfg.get(BUGZOO).where() + ": TEST ONLY: bug-zoo switches " + bugs + " are planted in this server");
             core = core.withZab(core.zab().withBugs(bugs));
         }
+        MetricsConfig metrics = MetricsConfig.read(cfg, warnings);
         return new ServerConfig(core, dataDir, dataLogDir, client, initLimit, syncLimit, snapRetainCount,
-                purgeIntervalHours, finalizeWaitMs, outstandingLimit, handshakeTimeoutMs, servers, warnings);
+                purgeIntervalHours, finalizeWaitMs, outstandingLimit, handshakeTimeoutMs, metrics, servers, warnings);
     }
 
     private static CoreConfig coreConfig(CfgFile cfg, long myid, int tickTimeMs, long sessionSecret,

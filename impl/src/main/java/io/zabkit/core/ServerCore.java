@@ -826,6 +826,11 @@ public final class ServerCore implements Replica, Effects {
         conn.packetsSent++;
     }
 
+    /** mntr's lines, for the runtime's metrics endpoint (which has its own switch, not the 4lw whitelist). */
+    public String monitorReport() {
+        return FourLetterWords.answer("mntr", this);
+    }
+
     private void answerFourLetterWord(Connection conn, String word) {
         String text = config.allowsFourLetterWord(word)
                 ? FourLetterWords.answer(word, this)

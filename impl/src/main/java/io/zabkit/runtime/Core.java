@@ -23,4 +23,12 @@ public interface Core extends PeerEvents {
     boolean hasReady();
 
     Ready ready();
+
+    /**
+     * The core's monitoring figures as mntr's lines ("key TAB value"), whatever 4lw.commands.whitelist says:
+     * the metrics endpoint is configured on its own. Scripted test cores have none to give.
+     */
+    default String monitorReport() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no monitoring figures");
+    }
 }

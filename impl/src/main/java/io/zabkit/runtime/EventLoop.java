@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.LongSupplier;
@@ -94,6 +95,8 @@ final class EventLoop implements Runnable {
     /** Invariant: the sum of gate.outstanding() over connections. */
     private long outstandingTotal;
     private final ConcurrentLinkedQueue<DiskEvent> diskEvents = new ConcurrentLinkedQueue<>();
+    /** Questions other threads ask the core (the metrics endpoint's), answered on this thread. */
+    private final ConcurrentLinkedQueue<CompletableFuture<String>> monitorQuestions = new ConcurrentLinkedQueue<>();
     private final ByteBuffer readBuffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean stopRequested;
@@ -147,6 +150,34 @@ final class EventLoop implements Runnable {
         selector.wakeup();
     }
 
+    /**
+     * Any thread: the core's mntr lines, computed on the loop thread between two passes (the core is
+     * single-threaded); fails if the loop stops first.
+     */
+    CompletableFuture<String> monitorReport() {
+        CompletableFuture<String> answer = new CompletableFuture<>();
+        monitorQuestions.add(answer);
+        if (isStopped()) {
+            answer.completeExceptionally(new IllegalStateException("the server has stopped"));
+        }
+        try {
+            selector.wakeup();
+        } catch (ClosedSelectorException e) {
+            answer.completeExceptionally(new IllegalStateException("the server has stopped"));
+        }
+        return answer;
+    }
+
+    private void answerMonitorQuestions() {
+        for (CompletableFuture<String> q; (q = monitorQuestions.poll()) != null; ) {
+            try {
+                q.complete(core.monitorReport());
+            } catch (RuntimeException e) { // a question must not stop the server
+                q.completeExceptionally(e);
+            }
+        }
+    }
+
     /** Whether the loop has stopped (on request or by a failure). */
     boolean isStopped() {
         return stopped.getCount() == 0;
@@ -193,6 +224,7 @@ final class EventLoop implements Runnable {
         for (DiskEvent e; (e = diskEvents.poll()) != null; ) {
             handleDiskEvent(e);
         }
+        answerMonitorQuestions();
         if (peerLinks != null) {
             peerLinks.tick(clockMs.getAsLong());
         }
@@ -520,6 +552,10 @@ final class EventLoop implements Runnable {
             }
         } finally {
             stopped.countDown();
+            // after the count-down, so a question asked from now on sees isStopped() itself
+            for (CompletableFuture<String> q; (q = monitorQuestions.poll()) != null; ) {
+                q.completeExceptionally(new IllegalStateException("the server has stopped"));
+            }
         }
     }
 }

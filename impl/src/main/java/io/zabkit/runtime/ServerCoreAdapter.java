@@ -61,4 +61,9 @@ final class ServerCoreAdapter implements Core {
     public Ready ready() {
         return core.ready();
     }
+
+    @Override
+    public String monitorReport() {
+        return core.monitorReport();
+    }
 }

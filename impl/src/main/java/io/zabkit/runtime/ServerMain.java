@@ -208,6 +208,21 @@ public final class ServerMain {
             Runtime.getRuntime().halt(status);
         }, "zabkit-shutdown"));
         loopThread.start();
+        MetricsEndpoint metrics = null;
+        if (config.metrics() != null) {
+            try {
+                metrics = MetricsEndpoint.start(config.metrics(), loop::monitorReport);
+                Logging.info("Prometheus metrics on http://" + hostPort(config.metrics().httpAddress()) + "/metrics");
+            } catch (IOException e) {
+                // as ZooKeeper, which does not start when its metrics provider cannot
+                Logging.error("cannot serve metrics on " + config.metrics().httpAddress() + ": " + e.getMessage()
+                        + " (is another server on that port? change metricsProvider.httpPort)");
+                loop.requestStop();
+                awaitLoop(loop, storage);
+                exitStatus.complete(2);
+                return 2;
+            }
+        }
         boolean assertions = false;
         assert assertions = true; // records whether -ea is on
         Logging.info("zabkit server " + config.core().serverId() + " serving on " + hostPort(config) + ", dataDir "
@@ -217,6 +232,9 @@ public final class ServerMain {
                 + config.core().zab().voters() + " with broadcast " + config.core().zab().variant()
                 + ", quorum port " + peers.quorumAddresses().get(config.core().serverId())));
         int status = awaitLoop(loop, storage);
+        if (metrics != null) {
+            metrics.close();
+        }
         exitStatus.complete(status);
         return status;
     }
@@ -246,7 +264,11 @@ public final class ServerMain {
     }
 
     private static String hostPort(ServerConfig config) {
-        String host = config.clientAddress().getAddress().getHostAddress();
-        return (host.contains(":") ? "[" + host + "]" : host) + ":" + config.clientAddress().getPort();
+        return hostPort(config.clientAddress());
+    }
+
+    private static String hostPort(java.net.InetSocketAddress address) {
+        String host = address.getAddress().getHostAddress();
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort();
     }
 }

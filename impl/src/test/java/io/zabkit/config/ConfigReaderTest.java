@@ -206,7 +206,7 @@ class ConfigReaderTest {
     @Test
     void zooKeeperSettingsWeDoNotUseAreIgnoredWithAWarning() throws Exception {
         ServerConfig c = read(dataDirLine(), "clientPort=2181", "admin.serverPort=8080",
-                "metricsProvider.className=org.apache.zookeeper.metrics.prometheus.PrometheusMetricsProvider",
+                "metricsProvider.numWorkerThreads=4",
                 "preAllocSize=65536", "tickTIme=100", "autopurge.snapRetainCount=1");
         assertEquals(5, c.warnings().size(), c.warnings().toString());
         assertTrue(c.warnings().get(0).contains("line 3: ignoring admin.serverPort (a ZooKeeper setting"), c.warnings().get(0));
@@ -323,5 +323,27 @@ class ConfigReaderTest {
         assertEquals(2500, set.handshakeTimeoutMs());
         assertTrue(set.warnings().isEmpty(), set.warnings().toString());
         assertTrue(error(dataDirLine(), "clientPort=2181", "globalOutstandingLimit=0").contains("globalOutstandingLimit"));
+    }
+
+    @Test
+    void metricsProviderKeysAsZooKeepersPrometheusProviderReadsThem() throws Exception {
+        String prometheus = "metricsProvider.className=org.apache.zookeeper.metrics.prometheus.PrometheusMetricsProvider";
+        assertNull(read(dataDirLine(), "clientPort=2181").metrics(), "no className, no endpoint");
+        MetricsConfig m = read(dataDirLine(), "clientPort=2181", prometheus).metrics();
+        assertEquals(new InetSocketAddress("0.0.0.0", 7000), m.httpAddress(), "ZooKeeper's defaults");
+        assertTrue(m.exportJvmInfo());
+        m = read(dataDirLine(), "clientPort=2181", prometheus, "metricsProvider.httpHost=127.0.0.1",
+                "metricsProvider.httpPort=7070", "metricsProvider.exportJvmInfo=false").metrics();
+        assertEquals(new InetSocketAddress("127.0.0.1", 7070), m.httpAddress());
+        assertFalse(m.exportJvmInfo());
+        ServerConfig c = read(dataDirLine(), "clientPort=2181", prometheus, "metricsProvider.numWorkerThreads=4");
+        assertTrue(c.warnings().stream().anyMatch(w -> w.contains("metricsProvider.numWorkerThreads")), c.warnings()::toString);
+        c = read(dataDirLine(), "clientPort=2181", "metricsProvider.httpPort=7070");
+        assertNull(c.metrics());
+        assertTrue(c.warnings().stream().anyMatch(w -> w.contains("has no effect without")), c.warnings()::toString);
+        assertTrue(error(dataDirLine(), "clientPort=2181", "metricsProvider.className=com.example.Mine").contains("only as ZooKeeper's Prometheus"));
+        assertTrue(error(dataDirLine(), "clientPort=2181", prometheus, "metricsProvider.httpPort=70000").contains("1 to 65535"));
+        assertTrue(error(dataDirLine(), "clientPort=2181", prometheus, "metricsProvider.httpPort=x").contains("not a port"));
+        assertTrue(error(dataDirLine(), "clientPort=2181", prometheus, "metricsProvider.exportJvmInfo=maybe").contains("yes or no"));
     }
 }
