@@ -65,6 +65,13 @@ campaign-ssh-selftest: campaign-deps ## the ssh backend against sshd-in-namespac
 
 TEST_TARGETS += campaign-ssh-selftest
 
+# The README's "Check your ZooKeeper fork" tutorial run as written: ZooKeeper 3.9.4's published
+# sources with a planted lost update (the version check of a conditional write dropped), rebuilt into
+# a fork's lib/; step 2 on the release's jars must be valid and on the fork's INVALID.
+.PHONY: campaign-fork-selftest
+campaign-fork-selftest: campaign-deps ## the fork tutorial for real: a ZooKeeper 3.9.4 fork with a planted lost update must be caught, the release not
+	$(ROOT)/jepsen/bin/fork-selftest
+
 # The same on 7 hosts from a nodes file, with the control node separate from them: what a user's
 # cluster of 5-9 machines looks like (not in CI: seven servers of each system on 2 cores).
 .PHONY: campaign-ssh-nodes

@@ -79,7 +79,8 @@
   (str "Usage: lein run test [OPTIONS]     one campaign\n"
        "       lein run test-all [OPTIONS] the matrix (--systems, --workloads, --nemeses)\n"
        "       lein run clean              remove namespaces left by killed runs\n"
-       "       lein run curate             results/campaigns/TABLE.md from the latest run of each test\n\nOptions:\n" summary
+       "       lein run curate             results/campaigns/TABLE.md from the latest run of each test\n"
+       "       lein run zookeeper-lib      resolve --zookeeper-version (default 3.9.4) and print its jars' directory\n\nOptions:\n" summary
        "\n\nNemeses: " (str/join ", " (nemesis/all-nemesis-names)) ", all\n"))
 
 ;; ---------------------------------------------------------------------------------------------
@@ -325,6 +326,11 @@
                    (= cmd "test") (:exit (strict-exit options (run-campaign! options)))
                    (= cmd "test-all") (test-all! options)
                    (= cmd "clean") (clean!)
+                   ;; for scripts that build on a release's jars (bin/fork-selftest): resolve it, say where
+                   (= cmd "zookeeper-lib") (let [v (or (:zookeeper-version options) sut/pinned-version)
+                                                 o (sut/resolve! {:system :zookeeper :zookeeper-version v} (db/repo-root))]
+                                             (println (.getParent (io/file (first (:server-jars-list o)))))
+                                             0)
                    (= cmd "curate") (do ((requiring-resolve 'zabkit.campaign.curate/curate!)
                                          (:store options) (io/file (db/repo-root) "results" "campaigns"))
                                         0)
