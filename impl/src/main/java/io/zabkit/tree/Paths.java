@@ -70,7 +70,7 @@ public final class Paths {
         return parent.equals("/") ? "/" + name : parent + "/" + name;
     }
 
-    private static String quote(String s) {
+    static String quote(String s) {
         return s == null ? "null" : "'" + s + "'";
     }
 }

@@ -59,8 +59,21 @@ public final class TreeCodec {
         if (count < 1) {
             throw new IOException("snapshot claims " + count + " nodes; a tree has at least the root");
         }
+        java.util.Set<String> read = new java.util.HashSet<>();
         for (int i = 0; i < count; i++) {
             String path = in.readUTF();
+            // a snapshot may come from a peer's SNAP: its paths are checked like a client's before the tree
+            // takes them (found by StorageReaderFuzzTest: a child before its parent threw past the IOException)
+            String problem = Paths.problem(path);
+            if (problem != null) {
+                throw new IOException("snapshot node " + Paths.quote(path) + ": " + problem);
+            }
+            if (!read.add(path)) {
+                throw new IOException("snapshot has node " + path + " twice");
+            }
+            if (!path.equals("/") && !read.contains(Paths.parent(path)) && tree.get(Paths.parent(path)) == null) {
+                throw new IOException("snapshot has " + path + " before its parent");
+            }
             int length = in.readInt();
             if (length < NULL_DATA || length > maxDataBytes) {
                 throw new IOException("snapshot node " + path + " claims " + length + " data bytes");

@@ -149,6 +149,14 @@ public final class MessageCodec {
         writeBytes(out, s.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** A SNAP carries a whole snapshot at a real zxid; anything else is a broken or hostile peer's frame. */
+    private static Message.Snap snap(long zxid, byte[] snapshot) throws IOException {
+        if (zxid < 0 || snapshot.length == 0) {
+            throw new IOException("SNAP at zxid " + zxid + " with " + snapshot.length + " bytes of snapshot: not a snapshot");
+        }
+        return new Message.Snap(zxid, snapshot);
+    }
+
     /**
      * Decodes one frame (without its length prefix). {@code maxBytes} bounds the frame, and with it
      * every length inside; a transaction inside is decoded with the same bound (jute.maxbuffer).
@@ -169,7 +177,7 @@ public final class MessageCodec {
             case ACK_EPOCH -> new Message.AckEpoch(in.i64("currentEpoch"), in.i64("lastZxid"));
             case DIFF -> new Message.Diff(in.i64("zxid"));
             case TRUNC -> new Message.Trunc(in.i64("zxid"));
-            case SNAP -> new Message.Snap(in.i64("zxid"), in.bytes("snapshot"));
+            case SNAP -> snap(in.i64("zxid"), in.bytes("snapshot"));
             case PROPOSAL -> new Message.Proposal(in.txn(maxBytes), in.bool("fast"));
             case NEW_LEADER -> new Message.NewLeader(in.i64("zxid"));
             case ACK -> new Message.Ack(in.i64("epoch"), in.i64("zxid"));

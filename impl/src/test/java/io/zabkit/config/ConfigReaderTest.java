@@ -346,4 +346,24 @@ class ConfigReaderTest {
         assertTrue(error(dataDirLine(), "clientPort=2181", prometheus, "metricsProvider.httpPort=x").contains("not a port"));
         assertTrue(error(dataDirLine(), "clientPort=2181", prometheus, "metricsProvider.exportJvmInfo=maybe").contains("yes or no"));
     }
+
+    /**
+     * The class of CVE-2026-24308 (configuration values disclosed): what `conf` prints is a fixed list of
+     * operational keys, never the session secret an ensemble's passwords derive from, nor any key zabkit does
+     * not print on purpose.
+     */
+    @Test
+    void confDisclosesNoSecret() throws Exception {
+        Files.createDirectories(dataDir());
+        Files.writeString(dataDir().resolve("myid"), "1");
+        ServerConfig c = read(dataDirLine(), "clientPort=2181", "initLimit=5", "syncLimit=2",
+                "server.1=127.0.0.1:2888:3888", "server.2=127.0.0.1:2889:3889", "server.3=127.0.0.1:2890:3890",
+                "zabkit.sessionSecret=0x5ec2e75ec2e7");
+        String conf = c.core().describe();
+        assertFalse(conf.contains("5ec2e7") || conf.contains(Long.toString(0x5ec2e75ec2e7L)) || conf.contains("ecret"), conf);
+        for (String line : conf.split("\n")) {
+            assertTrue(line.matches("(clientPort|clientPortAddress|dataDir|dataLogDir|tickTime|maxClientCnxns"
+                    + "|minSessionTimeout|maxSessionTimeout|serverId)=.*"), "conf prints only its fixed keys: " + line);
+        }
+    }
 }

@@ -70,8 +70,8 @@ abstract class ClientSemanticsContract extends SharedServerContract {
     }
 
     /** A mutable list: the client's ACL check asks it for null, which List.of refuses. */
-    private static List<ACL> acl(ACL entry) {
-        return new ArrayList<>(List.of(entry));
+    private static List<ACL> acl(ACL... entries) {
+        return new ArrayList<>(List.of(entries));
     }
 
     interface ThrowingCall {
@@ -455,6 +455,33 @@ abstract class ClientSemanticsContract extends SharedServerContract {
             zk.setData(vault, DATA, -1);
             recursive.expect(EventType.NodeDataChanged, vault);
             persistent.expect(EventType.NodeDataChanged, vault);
+        } finally {
+            stranger.close();
+        }
+    }
+
+    /**
+     * CVE-2019-0201 (fixed in ZooKeeper 3.4.14 and 3.5.5): getACL showed every digest ACL's password hash
+     * to any session. Now it needs READ or ADMIN, and without ADMIN the hashes are masked to "user:x".
+     */
+    @Test
+    void getAclShowsDigestHashesOnlyToAnAdmin() throws Exception {
+        String digest = DigestAuthenticationProvider.generateDigest("alice:secret");
+        String user = digest.substring(0, digest.indexOf(':'));
+        String readable = root + "/readable";
+        String sealed = root + "/sealed";
+        zk.create(readable, DATA, acl(new ACL(ZooDefs.Perms.ALL, new Id("digest", digest)),
+                new ACL(ZooDefs.Perms.READ, new Id("world", "anyone"))), CreateMode.PERSISTENT);
+        zk.create(sealed, DATA, acl(new ACL(ZooDefs.Perms.ALL, new Id("digest", digest))), CreateMode.PERSISTENT);
+        ZooKeeper stranger = Clients.connect(server.connectString());
+        try {
+            assertEquals(List.of(new ACL(ZooDefs.Perms.ALL, new Id("digest", user + ":x")),
+                    new ACL(ZooDefs.Perms.READ, new Id("world", "anyone"))), stranger.getACL(readable, null),
+                    "READ without ADMIN sees the ACL with the hash masked");
+            assertEquals(Code.NOAUTH, codeOf(() -> stranger.getACL(sealed, null)), "neither READ nor ADMIN");
+            stranger.addAuthInfo("digest", "alice:secret".getBytes(StandardCharsets.UTF_8));
+            assertEquals(List.of(new ACL(ZooDefs.Perms.ALL, new Id("digest", digest))), stranger.getACL(sealed, null),
+                    "the admin sees the hash");
         } finally {
             stranger.close();
         }

@@ -38,7 +38,7 @@ class MessageCodecTest {
         all.add(new Message.Diff(0));
         all.add(new Message.Trunc(Long.MIN_VALUE));
         all.add(new Message.Snap(42, new byte[] {0, 1, -1, 127, -128}));
-        all.add(new Message.Snap(0, new byte[0]));
+        all.add(new Message.Snap(0, new byte[] {7}));
         all.add(new Message.Proposal(create, true));
         all.add(new Message.Proposal(setData, false));
         all.add(new Message.NewLeader(Txn.zxid(3, 0)));
@@ -143,6 +143,15 @@ class MessageCodecTest {
         proposal[proposal.length - 1] = 2;
         e = assertThrows(IOException.class, () -> MessageCodec.decode(proposal, MAX));
         assertTrue(e.getMessage().contains("field fast is 2"), e.getMessage());
+    }
+
+    /** Found by PeerMessageFuzzTest: a SNAP without a snapshot (or at a negative zxid) tripped Snapshot's assertion. */
+    @Test
+    void aSnapWithoutASnapshotIsRejected() {
+        for (Message.Snap bad : new Message.Snap[] {new Message.Snap(5, new byte[0]), new Message.Snap(-1, new byte[] {1})}) {
+            IOException e = assertThrows(IOException.class, () -> MessageCodec.decode(MessageCodec.encode(bad), MAX));
+            assertTrue(e.getMessage().contains("not a snapshot"), e.getMessage());
+        }
     }
 
     @Test
