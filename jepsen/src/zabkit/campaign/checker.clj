@@ -230,6 +230,7 @@
     {:valid? valid
      :name (:name test)
      :system (:system test) :sut (:sut test) :workload (:workload-name test) :nemesis (:nemesis test)
+     :seed (:seed test)
      :nodes (:nodes test) :time-limit (:time-limit test) :rate (:rate test)
      :concurrency (:concurrency test)
      :phases-s (into (sorted-map) (for [[k v] phases] [k (u/ns->s v)]))

@@ -52,6 +52,8 @@
     :validate [#(and % (<= 1 % 200)) "must be 1..200"]]
    [nil "--nemesis-interval S" "seconds between faults, and each fault's length" :default 5 :parse-fn parse-long
     :validate [#(and % (<= 1 % 600)) "must be 1..600"]]
+   [nil "--seed N" "the fault schedule's seed (each fault's target and nodes); one seed gives every system of a test-all the same schedule; default: drawn, and recorded in results.edn"
+    :parse-fn parse-long :validate [some? "must be an integer"]]
    [nil "--keys K" "registers (register workload)" :default 3 :parse-fn parse-long :validate [#(and % (<= 1 % 100)) "must be 1..100"]]
    [nil "--tick-time MS" "zoo.cfg tickTime" :default 1000 :parse-fn parse-long :validate [#(and % (<= 100 % 10000)) "must be 100..10000"]]
    [nil "--init-limit T" "zoo.cfg initLimit (ticks)" :default 10 :parse-fn parse-long :validate [#(and % (pos? %)) "must be > 0"]]
@@ -306,11 +308,20 @@
       (assoc opts :nodes n :ssh-hosts (str/join "," hosts)))
     (update opts :nodes #(or % 3))))
 
+(defn resolve-seed
+  "The fault schedule's seed: the one given, or a drawn one (said, so the run can be repeated)."
+  [opts]
+  (if (:seed opts)
+    opts
+    (let [seed (mod (System/nanoTime) 1000000)]
+      (println (format "[campaign] fault schedule seed %d (repeat it with --seed %d)" seed seed))
+      (assoc opts :seed seed))))
+
 (defn -main [& args]
   (let [[cmd & more] args
         {:keys [options errors summary]} (cli/parse-opts more opt-specs)
         code (try
-               (let [options (if (or (= cmd "inside") (seq errors)) options (resolve-nodes options))]
+               (let [options (if (or (= cmd "inside") (seq errors)) options (cond-> (resolve-nodes options) (#{"test" "test-all"} cmd) resolve-seed))]
                  (cond
                    (= cmd "inside") (try (inside! (first more))
                                          (catch Exception e

@@ -139,6 +139,7 @@
             :workload wl
             :client-proto (:client wl)
             :nemesis-faults (nemesis/parse-nemesis (:nemesis opts))
+            :nemesis-rng (nemesis/make-rng (:seed opts))
             :pids (atom {})
             :node-env (atom {})
             :active-fault (atom nil)

@@ -54,15 +54,40 @@
 
 (defn- node-list [test] (nodes/node-names (:nodes-impl test)))
 
+;; ---- the fault schedule: every choice drawn from the run's seeded generator (--seed), and each
+;; choice draws the same number of values whatever the ensemble's state (a leader or not), so two
+;; runs with one seed (both systems in test-all) get the same fault kinds and node positions
+
+(defn make-rng
+  "The schedule's generator for a seed."
+  ^java.util.Random [seed]
+  (java.util.Random. (long seed)))
+
+(defn- rng ^java.util.Random [test]
+  (or (:nemesis-rng test) (throw (IllegalStateException. "the test map has no :nemesis-rng"))))
+
+(defn- pick
+  "One element of coll; always exactly one draw."
+  [test coll]
+  (assert (seq coll) "nothing to pick from")
+  (nth coll (mod (.nextInt (rng test) Integer/MAX_VALUE) (count coll))))
+
+(defn- shuffled
+  "coll in an order drawn from the schedule (count - 1 draws)."
+  [test coll]
+  (let [l (java.util.ArrayList. ^java.util.Collection (vec coll))]
+    (java.util.Collections/shuffle l (rng test))
+    (vec l)))
+
 (defn- pick-nodes
   "Chooses the nodes a kill or pause aims at."
   [test target]
   (let [ns (node-list test)
         leader (db/leader test)]
     (case target
-      :leader [(or leader (rand-nth ns))]
-      :follower [(rand-nth (or (seq (remove #{leader} ns)) ns))]
-      :minority (vec (take (quot (dec (count ns)) 2) (shuffle ns)))
+      :leader [(let [any (pick test ns)] (or leader any))]
+      :follower [(pick test (vec (or (seq (remove #{leader} ns)) ns)))]
+      :minority (vec (take (quot (dec (count ns)) 2) (shuffled test ns)))
       :all (vec ns))))
 
 ;; ---- partitions: a grudge maps a node to the nodes it drops packets from
@@ -74,7 +99,7 @@
 
 (defn grudge
   [test target]
-  (let [ns (shuffle (node-list test))
+  (let [ns (shuffled test (node-list test))
         n (count ns)]
     (case target
       :leader (let [l (or (db/leader test) (first ns))]
@@ -157,7 +182,7 @@
 
 (defmethod start-fault! :clock [test _ target]
   (let [victims (pick-nodes test target)
-        skew-s (* (rand-nth [-1 1]) (+ 30 (rand-int 300)))]
+        skew-s (* (pick test [-1 1]) (+ 30 (pick test (range 300))))]
     (doseq [n victims]
       (restart-with-env! test n {"LD_PRELOAD" libfaketime
                                  "FAKETIME" (format "%+ds" skew-s)
@@ -180,7 +205,7 @@
   "Starts one fault, holds it for hold-ms (bounded by the deadline), stops it. Exceptions are
   logged into the history as nemesis :info ops rather than killing the campaign."
   [test fault-id {:keys [family targets]} hold-ms deadline-ms]
-  (let [target (rand-nth targets)
+  (let [target (pick test targets)
         fault (keyword (str (name family) "-" (name target)))
         [start-f stop-f] (fault-names family)
         base {:fault fault :fault-id fault-id}

@@ -72,6 +72,7 @@
             (when (pos? (:count (:server-logs results))) (str "  " (:count (:server-logs results)) " assertion lines")))
        (let [n (:nemesis-check results)]
          (str "nemesis:   " (pr-str (:valid? n)) "  " (:faults n) " faults"
+              (when (:seed results) (str " (schedule seed " (:seed results) ")"))
               (when (pos? (:error-count n 0))
                 (str ", " (:error-count n) " failed: " (pr-str (:error (first (:errors n))))))))
        (str "zk-check:  " (pr-str (:valid? (:zk-check results)))

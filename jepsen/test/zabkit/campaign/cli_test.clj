@@ -3,7 +3,8 @@
   (:require [clojure.java.io :as io]
             [clojure.test :refer [deftest is testing]]
             [clojure.tools.cli :as tcli]
-            [zabkit.campaign.cli :as cli]))
+            [zabkit.campaign.cli :as cli]
+            [zabkit.campaign.nemesis]))
 
 (defn- parse [& args] (tcli/parse-opts args cli/opt-specs))
 
@@ -46,3 +47,21 @@
   (is (re-find #"listed twice" (usage-error (:options (parse "--backend" "ssh" "--nodes-file" (nodes-file "a\nb\na\n"))))))
   (is (re-find #"one host per line" (usage-error (:options (parse "--backend" "ssh" "--nodes-file" (nodes-file "a b\nc\nd\n"))))))
   (is (re-find #"cannot read" (usage-error (:options (parse "--backend" "ssh" "--nodes-file" "/nonexistent/nodes"))))))
+
+(deftest one-seed-one-fault-schedule
+  ;; the schedule's choices draw from the seeded generator only, so one seed gives one schedule;
+  ;; :leader draws even when there is a leader, so a run without one stays aligned with one that has
+  (let [pick-targets (fn [seed]
+                       (let [test {:nemesis-rng (zabkit.campaign.nemesis/make-rng seed)}
+                             pick @#'zabkit.campaign.nemesis/pick
+                             shuffled @#'zabkit.campaign.nemesis/shuffled]
+                         (vec (for [_ (range 20)]
+                                [(pick test [:leader :halves :ring :bridge])
+                                 (shuffled test ["n1" "n2" "n3" "n4" "n5"])]))))]
+    (is (= (pick-targets 42) (pick-targets 42)))
+    (is (not= (pick-targets 42) (pick-targets 43)))))
+
+(deftest seed-option
+  (is (= 7 (:seed (cli/resolve-seed (:options (parse "--seed" "7"))))))
+  (is (int? (:seed (cli/resolve-seed (:options (parse))))) "drawn when not given")
+  (is (seq (:errors (parse "--seed" "x")))))
