@@ -293,6 +293,27 @@ public final class Ensemble implements AutoCloseable {
         return pid;
     }
 
+    /**
+     * kill -9 like {@link #kill}, returning the System.nanoTime() taken right before the signal: the
+     * walk over /proc for children that precedes it can take hundreds of ms on a loaded host, and a
+     * caller timing a window from the crash must not count it.
+     */
+    public long killTimed(int id) throws InterruptedException {
+        Server s = server(id);
+        if (!s.running()) {
+            throw new IllegalStateException("server " + id + " is not running");
+        }
+        List<ProcessHandle> children = s.process.descendants().toList();
+        long signalledNs = System.nanoTime();
+        s.process.destroyForcibly();
+        children.forEach(ProcessHandle::destroyForcibly);
+        if (!s.process.waitFor(KILL_WAIT_MS, TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("pid " + s.process.pid() + " survived SIGKILL for " + KILL_WAIT_MS + " ms");
+        }
+        s.process = null;
+        return signalledNs;
+    }
+
     private static void killProcess(Process p) throws InterruptedException {
         List<ProcessHandle> children = p.descendants().toList();
         p.destroyForcibly();

@@ -29,6 +29,7 @@ final class JavaFleet implements WatchFleet {
     private final AtomicLongArray lostNs;
     private final AtomicLongArray sessionNs;
     private final AtomicLongArray freshNs;
+    private final AtomicLongArray freshIssuedNs;
     private volatile long faultNs = Long.MAX_VALUE;
 
     JavaFleet(List<InetSocketAddress> servers, int n, List<String> paths, int timeoutMs, long seed) throws Exception {
@@ -42,6 +43,7 @@ final class JavaFleet implements WatchFleet {
         lostNs = new AtomicLongArray(n);
         sessionNs = new AtomicLongArray(n);
         freshNs = new AtomicLongArray(n);
+        freshIssuedNs = new AtomicLongArray(n);
         String connect = String.join(",", servers.stream().map(a -> a.getHostString() + ":" + a.getPort()).toList());
         for (int i = 0; i < n; i++) {
             home[i] = i % servers.size();
@@ -100,8 +102,9 @@ final class JavaFleet implements WatchFleet {
             if (watched.get(i) < paths.size()) {
                 watched.incrementAndGet(i);
             }
-            if (Writer.issuedNs(data) >= faultNs) {
-                freshNs.compareAndSet(i, 0, System.nanoTime());
+            long issued = Writer.issuedNs(data);
+            if (issued >= faultNs && freshNs.compareAndSet(i, 0, System.nanoTime())) {
+                freshIssuedNs.set(i, issued);
             }
         }
     }
@@ -132,6 +135,16 @@ final class JavaFleet implements WatchFleet {
             freshNs.set(i, 0);
         }
         faultNs = atNs;
+    }
+
+    @Override
+    public synchronized void rebase(long atNs) {
+        faultNs = atNs;
+        for (int i = 0; i < n; i++) {
+            if (freshNs.get(i) != 0 && freshIssuedNs.get(i) < atNs) {
+                freshNs.set(i, 0); // a race with a callback is harmless: it records a value issued after atNs
+            }
+        }
     }
 
     @Override

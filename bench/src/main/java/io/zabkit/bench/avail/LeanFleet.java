@@ -26,6 +26,7 @@ final class LeanFleet implements WatchFleet, LeanSession.Handler {
     private final long[] sessionNs;
     private final long[] rewatchNs;
     private final long[] freshNs;
+    private final long[] freshIssuedNs;
     private final int[] attempts;
     private final boolean[] expired;
     private long faultNs = Long.MAX_VALUE;
@@ -43,6 +44,7 @@ final class LeanFleet implements WatchFleet, LeanSession.Handler {
         sessionNs = new long[n];
         rewatchNs = new long[n];
         freshNs = new long[n];
+        freshIssuedNs = new long[n];
         attempts = new int[n];
         expired = new boolean[n];
         loop = new LeanLoop("avail-lean-clients", Duration.ofMillis(5), () -> {});
@@ -89,6 +91,21 @@ final class LeanFleet implements WatchFleet, LeanSession.Handler {
             }
             Arrays.fill(attempts, 0);
             Arrays.fill(expired, false);
+            return null;
+        });
+    }
+
+    @Override
+    public void rebase(long atNs) throws Exception {
+        loop.call(() -> {
+            assert atNs >= faultNs : "a fault mark moves only later";
+            faultNs = atNs;
+            for (int i = 0; i < n; i++) {
+                if (freshNs[i] != 0 && freshIssuedNs[i] < atNs) {
+                    freshNs[i] = 0;
+                }
+                assert lostNs[i] == 0 || lostNs[i] >= atNs : "a client lost its connection before the signal";
+            }
             return null;
         });
     }
@@ -144,6 +161,7 @@ final class LeanFleet implements WatchFleet, LeanSession.Handler {
             if (armed(now) && rewatchNs[i] == 0 && lostNs[i] != 0) {
                 rewatchNs[i] = now;
             }
+            watched[i] = paths.size(); // SetWatches set every watch, also those whose first getData was lost
             return;
         }
         if (err != 0) {
@@ -152,8 +170,10 @@ final class LeanFleet implements WatchFleet, LeanSession.Handler {
         if (watched[i] < paths.size()) {
             watched[i]++;
         }
-        if (freshNs[i] == 0 && Writer.issuedNs(Wire.buffer(body)) >= faultNs) {
+        long issued = Writer.issuedNs(Wire.buffer(body));
+        if (freshNs[i] == 0 && issued >= faultNs) {
             freshNs[i] = now;
+            freshIssuedNs[i] = issued;
         }
     }
 

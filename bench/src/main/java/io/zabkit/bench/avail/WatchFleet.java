@@ -16,6 +16,12 @@ interface WatchFleet extends AutoCloseable {
     /** Starts a fault's record: times from now on are measured from faultNs. */
     void arm(long faultNs) throws Exception;
 
+    /**
+     * Moves the fault's mark to the instant the signal was sent (known only after the kill returns):
+     * later than the arm, so no loss can precede it; a change issued before it no longer counts.
+     */
+    void rebase(long faultNs) throws Exception;
+
     /** How many clients have received a change issued after the fault. */
     int closed() throws Exception;
 

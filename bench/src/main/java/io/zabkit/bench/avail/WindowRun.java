@@ -50,11 +50,11 @@ final class WindowRun {
             List<ClientWindow> baseline = baseline(fleet, s);
 
             long cpu0 = processCpuNs();
-            long faultNs = System.nanoTime();
-            fleet.arm(faultNs);
+            fleet.arm(System.nanoTime()); // records losses from now on; the mark moves to the signal below
+            long faultNs = e.killTimed(victim);
+            long faultWall = System.currentTimeMillis() - (System.nanoTime() - faultNs) / 1_000_000;
+            fleet.rebase(faultNs);
             writer.arm(faultNs);
-            long faultWall = System.currentTimeMillis();
-            e.kill(victim);
             double servingMs = Double.NaN;
             int newLeader = leader;
             long deadline = faultNs + s.maxWindow().toNanos();
