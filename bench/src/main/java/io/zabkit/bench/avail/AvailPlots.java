@@ -50,7 +50,7 @@ final class AvailPlots {
     private AvailPlots() {}
 
     static void write(AvailOptions o, List<Round> rounds, List<ServerMilestones> milestones) throws IOException {
-        String sub = String.format(java.util.Locale.ROOT, "5 servers, %d watches/client, %d writes/s, kill -9; "
+        String sub = String.format(java.util.Locale.ROOT, "5 servers, %d watches/client, %d writes/s; "
                 + "load avg %.1f-%.1f (shared 2-core host)", o.topics(), o.writesPerSecond(),
                 rounds.stream().mapToDouble(Round::loadAverage).min().orElse(Double.NaN),
                 rounds.stream().mapToDouble(Round::loadAverage).max().orElse(Double.NaN));
@@ -93,8 +93,12 @@ final class AvailPlots {
                 }
             }
         }
-        JFreeChart chart = ChartFactory.createXYLineChart("Fig 10" + (f.hitsLeader() ? "b-c: leader" : "a: follower")
-                + " kill -9: watch-unavailable window", "clients (each watching every topic)",
+        String title = switch (f) {
+            case FOLLOWER_KILL -> "Fig 10a: follower kill -9";
+            case LEADER_KILL -> "Fig 10b-c: leader kill -9";
+            case LEADER_PAUSE -> "Leader SIGSTOP (not in System S)";
+        };
+        JFreeChart chart = ChartFactory.createXYLineChart(title + ": watch-unavailable window", "clients (each watching every topic)",
                 "ms from the kill to a post-kill change (log)", data, PlotOrientation.VERTICAL, true, false, false);
         XYPlot plot = chart.getXYPlot();
         plot.setRangeAxis(logAxis("ms from the kill to a post-kill change (log)"));

@@ -2,10 +2,12 @@ package io.zabkit.bench.avail;
 
 import java.util.Locale;
 
-/** The faults of System S's Fig 10: kill -9 of a follower (10a) or of the leader (10b-c). */
+/** The faults of System S's Fig 10, kill -9 of a follower (10a) or of the leader (10b-c), and a SIGSTOP of the leader. */
 enum Fault {
     FOLLOWER_KILL("follower-kill"),
-    LEADER_KILL("leader-kill");
+    LEADER_KILL("leader-kill"),
+    /** SIGSTOP of the leader, held until every window closed (or the round's bound), then SIGCONT. */
+    LEADER_PAUSE("leader-pause");
 
     private final String label;
 
@@ -13,7 +15,9 @@ enum Fault {
 
     String label() { return label; }
 
-    boolean hitsLeader() { return this == LEADER_KILL; }
+    boolean hitsLeader() { return this != FOLLOWER_KILL; }
+
+    boolean pauses() { return this == LEADER_PAUSE; }
 
     static Fault parse(String text) {
         for (Fault f : values()) {
@@ -21,6 +25,6 @@ enum Fault {
                 return f;
             }
         }
-        throw new IllegalArgumentException("unknown fault '" + text + "' (follower-kill, leader-kill)");
+        throw new IllegalArgumentException("unknown fault '" + text + "' (follower-kill, leader-kill, leader-pause)");
     }
 }

@@ -253,9 +253,9 @@ final class LeanSession {
             sessionId = g.sessionId();
             passwd = g.passwd();
             negotiatedTimeoutMs = g.timeoutMs();
-            attempts = 0;
             setState(State.CONNECTED, System.nanoTime());
-            handler.connected(this, renewed);
+            handler.connected(this, renewed); // reads attempts: the count that led to this session
+            attempts = 0;
             return;
         }
         int xid = f.getInt();

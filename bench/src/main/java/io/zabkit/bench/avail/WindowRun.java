@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalInt;
 
 /**
@@ -51,7 +50,7 @@ final class WindowRun {
 
             long cpu0 = processCpuNs();
             fleet.arm(System.nanoTime()); // records losses from now on; the mark moves to the signal below
-            long faultNs = e.killTimed(victim);
+            long faultNs = fault.pauses() ? e.pauseTimed(victim) : e.killTimed(victim);
             long faultWall = System.currentTimeMillis() - (System.nanoTime() - faultNs) / 1_000_000;
             fleet.rebase(faultNs);
             writer.arm(faultNs);
@@ -77,7 +76,11 @@ final class WindowRun {
                     faultWall);
             writer.stop();
             fleet.close();
-            e.restart(victim);
+            if (fault.pauses()) {
+                e.resume(victim);
+            } else {
+                e.restart(victim);
+            }
             e.awaitQuorum(QUORUM_TIMEOUT);
             return r;
         }
@@ -98,14 +101,29 @@ final class WindowRun {
         return fleet.windows();
     }
 
-    /** A server other than the old leader leading a quorum of followers, per srvr. */
+    /**
+     * A server other than the old leader leading a quorum, per srvr of the other servers only (a
+     * paused old leader would hold every poll for the read timeout).
+     */
     private static OptionalInt newLeader(Ensemble e, int oldLeader) {
-        Map<Integer, String> modes = e.modes();
-        long followers = modes.values().stream().filter("follower"::equals).count();
-        List<Integer> leaders = modes.entrySet().stream().filter(m -> m.getValue().equals("leader"))
-                .map(Map.Entry::getKey).toList();
-        return leaders.size() == 1 && leaders.get(0) != oldLeader && followers + 1 > e.size() / 2
-                ? OptionalInt.of(leaders.get(0)) : OptionalInt.empty();
+        int leader = -1;
+        int serving = 0;
+        for (int id : e.ids()) {
+            if (id == oldLeader || !e.isRunning(id)) {
+                continue;
+            }
+            String mode = e.srvr(id).map(WindowRun::mode).orElse("-");
+            if (mode.equals("leader")) {
+                leader = id;
+            }
+            serving += mode.equals("leader") || mode.equals("follower") ? 1 : 0;
+        }
+        return leader > 0 && serving > e.size() / 2 ? OptionalInt.of(leader) : OptionalInt.empty();
+    }
+
+    private static String mode(String srvrReply) {
+        return srvrReply.lines().filter(l -> l.startsWith("Mode: ")).map(l -> l.substring(6).strip()).findFirst()
+                .orElse("-");
     }
 
     static long processCpuNs() {
