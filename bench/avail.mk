@@ -19,7 +19,7 @@ avail-systems: bench-build ## watch-unavailable windows, follower and leader kil
 test-avail: bench-build ## smoke run of avail-systems that checks every window was measured
 	@mkdir -p $(ROOT)/bench/target/avail-test
 	set -o pipefail; cd $(ROOT) && nice java -Djava.awt.headless=true -cp "bench/target/classes:$$(cat bench/target/classpath.txt)" \
-	  io.zabkit.bench.avail.AvailMain --quick --check --java-clients 0 --max-window-s 30 \
+	  io.zabkit.bench.avail.AvailMain --quick --check --java-clients 0 --faults follower-kill,leader-kill --max-window-s 30 \
 	  --out "$(ROOT)/bench/target/avail-test" 2>&1 | tee "$(ROOT)/bench/target/avail-test/avail-output.txt"
 
 TEST_TARGETS += test-avail

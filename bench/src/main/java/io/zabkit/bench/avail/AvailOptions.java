@@ -11,8 +11,8 @@ record AvailOptions(List<SystemUnderTest> systems, List<Integer> clients, int ja
         int topics, int writesPerSecond, Duration warmup, Duration maxWindow, long seed, Path out, boolean quick,
         boolean check) {
 
-    static final String USAGE = "options: --systems zookeeper,zabkit --clients 5,10,20 --java-clients 10 (0: no "
-            + "official-client run) --faults follower-kill,leader-kill --topics 1000 --rate 100 (writes/s) "
+    static final String USAGE = "options: --systems zookeeper,zabkit --clients 5,25,50,100 --java-clients 25 (0: no "
+            + "official-client run) --faults follower-kill,leader-kill,leader-pause --topics 1000 --rate 100 (writes/s) "
             + "--warmup-s 2 --max-window-s 60 --seed 1 --out DIR --quick --check (exit 1 unless every window is measured "
             + "and consistent)";
 
@@ -30,9 +30,9 @@ record AvailOptions(List<SystemUnderTest> systems, List<Integer> clients, int ja
 
     static AvailOptions parse(String[] args) {
         List<SystemUnderTest> systems = List.of(SystemUnderTest.ZOOKEEPER, SystemUnderTest.ZABKIT);
-        List<Integer> clients = List.of(5, 10, 20, 40);
-        int javaClients = 10;
-        List<Fault> faults = List.of(Fault.FOLLOWER_KILL, Fault.LEADER_KILL);
+        List<Integer> clients = List.of(5, 25, 50, 100);
+        int javaClients = 25;
+        List<Fault> faults = List.of(Fault.FOLLOWER_KILL, Fault.LEADER_KILL, Fault.LEADER_PAUSE);
         int topics = 1000;
         int rate = 100;
         Duration warmup = Duration.ofSeconds(2);
