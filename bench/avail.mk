@@ -23,3 +23,8 @@ test-avail: bench-build ## smoke run of avail-systems that checks every window w
 	  --out "$(ROOT)/bench/target/avail-test" 2>&1 | tee "$(ROOT)/bench/target/avail-test/avail-output.txt"
 
 TEST_TARGETS += test-avail
+
+.PHONY: avail-plots
+avail-plots: bench-build ## redraw the availability figures from a run's TSVs (AVAIL_OUT=dir, default results/availability)
+	cd $(ROOT) && java -Djava.awt.headless=true -cp "bench/target/classes:$$(cat bench/target/classpath.txt)" \
+	  io.zabkit.bench.avail.Replot "$(AVAIL_OUT)"

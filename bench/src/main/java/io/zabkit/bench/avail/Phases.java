@@ -9,7 +9,7 @@ import java.util.List;
  * detection (kill to the first survivor LOOKING; for a follower kill, to the client seeing the loss),
  * election (to the new leader's LEADING), discovery + sync (to it serving), reconnect (to the median
  * renewed session, including the client's back-off), re-registration (to SetWatches acknowledged),
- * delivery (to the first post-kill change).
+ * delivery (to the first post-fault change).
  */
 record Phases(double[] ms) {
     static final List<String> NAMES = List.of("detection", "election", "discovery + sync",

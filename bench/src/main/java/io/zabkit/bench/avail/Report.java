@@ -60,7 +60,7 @@ final class Report {
         s.add("");
         s.add(String.format(Locale.ROOT, "5 servers on loopback, %d topic znodes watched by every client, publisher at "
                 + "%d writes/s (a window is known to within %.0f ms), session timeout %d ms. Windows of the clients "
-                + "that lost their connection, ms since the kill -9.", o.topics(), o.writesPerSecond(),
+                + "that lost their connection, ms since the fault (kill -9 or SIGSTOP).", o.topics(), o.writesPerSecond(),
                 1000.0 / o.writesPerSecond(), 10_000));
         s.add("");
         s.add("| system | client | fault | N | lost conn. | measured | min | median | p90 | max | no-fault median "

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * What a round must show to count as measured (make test-avail): the fault disconnected clients
- * (a follower kill its share, a leader kill every client), each of them got a post-kill change,
+ * (a follower kill its share, a leader kill every client), each of them got a post-fault change,
  * every window is positive and no shorter than the client's own milestones, and a leader kill shows
  * the new leader serving (srvr and the logs) before the windows close.
  */
