@@ -170,9 +170,6 @@ final class JavaFleet implements WatchFleet {
         return t == 0 ? Double.NaN : (t - faultNs) / 1e6;
     }
 
-    /** The official client's threads are not separable cheaply: the caller measures the process. */
-    @Override public long cpuNs() { return -1; }
-
     @Override
     public void close() throws Exception {
         for (ZooKeeper zk : handles) {

@@ -131,8 +131,6 @@ final class LeanFleet implements WatchFleet, LeanSession.Handler {
         return t == 0 ? Double.NaN : (t - faultNs) / 1e6;
     }
 
-    @Override public long cpuNs() { return loop.cpuNs(); }
-
     private boolean armed(long now) { return now >= faultNs; }
 
     @Override

@@ -110,12 +110,6 @@ final class LeanLoop implements AutoCloseable {
         }
     }
 
-    /** CPU time of the loop thread so far (the lean client's whole client-side cost). */
-    long cpuNs() {
-        var mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        return mx.getThreadCpuTime(thread.getId());
-    }
-
     @Override
     public void close() throws InterruptedException {
         stopping = true;

@@ -28,9 +28,6 @@ interface WatchFleet extends AutoCloseable {
     /** Each client's window for the fault armed last. */
     List<ClientWindow> windows() throws Exception;
 
-    /** Client-side CPU time so far (the loop thread, or the whole JVM for the official client). */
-    long cpuNs();
-
     @Override
     void close() throws Exception;
 }

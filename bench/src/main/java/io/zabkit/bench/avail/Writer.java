@@ -99,8 +99,6 @@ final class Writer implements LeanSession.Handler, AutoCloseable {
 
     long errors() { return errors; }
 
-    long cpuNs() { return loop.cpuNs(); }
-
     @Override
     public void connected(LeanSession s, boolean renewed) {
         inFlight.clear();
