@@ -1,13 +1,13 @@
 # Watch-unavailable windows after a crash (issue 20): System S's Fig 10a/10b-c on real ensembles of
 # Apache ZooKeeper 3.9.4 and zabkit, one after the other in the same run (bench/.../avail/AvailMain).
 # The real run takes a few minutes; QUICK=1 is the smoke run (2 clients per system, into
-# bench/target/avail-quick/). make test-avail runs the smoke run and checks its figures.
+# bench/target/avail-quick/). make test-avail runs the smoke run and checks its figures (CI, ~50 s).
 .PHONY: avail-systems test-avail
 
 AVAIL_ARGS ?=
 AVAIL_OUT ?= $(if $(QUICK),$(ROOT)/bench/target/avail-quick,$(ROOT)/results/availability)
 
-avail-systems: bench-build ## watch-unavailable windows, follower and leader kill -9, both systems (QUICK=1, AVAIL_ARGS='--clients 5,20 --rate 100')
+avail-systems: bench-build ## watch-unavailable windows (follower and leader kill -9, leader SIGSTOP), both systems, ~6 min (QUICK=1, AVAIL_ARGS='--clients 5,25 --rate 100')
 	@mkdir -p $(AVAIL_OUT)
 	set -o pipefail; cd $(ROOT) && nice java -Djava.awt.headless=true -cp "bench/target/classes:$$(cat bench/target/classpath.txt)" \
 	  io.zabkit.bench.avail.AvailMain --systems "$(SYSTEMS)" --out "$(AVAIL_OUT)" $(if $(QUICK),--quick,) $(AVAIL_ARGS) \
