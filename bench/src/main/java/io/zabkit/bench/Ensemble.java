@@ -293,6 +293,53 @@ public final class Ensemble implements AutoCloseable {
         return pid;
     }
 
+    /**
+     * kill -9 like {@link #kill}, returning the System.nanoTime() taken right before the signal: the
+     * walk over /proc for children that precedes it can take hundreds of ms on a loaded host, and a
+     * caller timing a window from the crash must not count it.
+     */
+    public long killTimed(int id) throws InterruptedException {
+        Server s = server(id);
+        if (!s.running()) {
+            throw new IllegalStateException("server " + id + " is not running");
+        }
+        List<ProcessHandle> children = s.process.descendants().toList();
+        long signalledNs = System.nanoTime();
+        s.process.destroyForcibly();
+        children.forEach(ProcessHandle::destroyForcibly);
+        if (!s.process.waitFor(KILL_WAIT_MS, TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("pid " + s.process.pid() + " survived SIGKILL for " + KILL_WAIT_MS + " ms");
+        }
+        s.process = null;
+        return signalledNs;
+    }
+
+    /**
+     * SIGSTOP of server id (kill -STOP by the PID this object started), returning System.nanoTime()
+     * taken once kill(1) has exited, so the signal is in: anything issued later met a stopped server
+     * (starting kill(1) takes ms, in which a server still works). {@link #resume} sends SIGCONT.
+     */
+    public long pauseTimed(int id) throws IOException, InterruptedException {
+        return signal(id, "-STOP");
+    }
+
+    /** SIGCONT of a server paused with {@link #pauseTimed}. */
+    public void resume(int id) throws IOException, InterruptedException {
+        signal(id, "-CONT");
+    }
+
+    private long signal(int id, String sig) throws IOException, InterruptedException {
+        Server s = server(id);
+        if (!s.running()) {
+            throw new IllegalStateException("server " + id + " is not running");
+        }
+        Process kill = new ProcessBuilder("kill", sig, Long.toString(s.process.pid())).inheritIO().start();
+        if (!kill.waitFor(KILL_WAIT_MS, TimeUnit.MILLISECONDS) || kill.exitValue() != 0) {
+            throw new IllegalStateException("kill " + sig + " " + s.process.pid() + " failed");
+        }
+        return System.nanoTime();
+    }
+
     private static void killProcess(Process p) throws InterruptedException {
         List<ProcessHandle> children = p.descendants().toList();
         p.destroyForcibly();

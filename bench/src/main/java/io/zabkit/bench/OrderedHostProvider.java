@@ -10,12 +10,12 @@ import org.apache.zookeeper.client.HostProvider;
  * what its clients see when it crashes) and fails over to the others. ZooKeeper's StaticHostProvider
  * shuffles instead. Like it, sleeps spinDelay once every server has been tried.
  */
-final class OrderedHostProvider implements HostProvider {
+public final class OrderedHostProvider implements HostProvider {
     private final List<InetSocketAddress> servers;
     private int next;
     private int triedSinceConnected;
 
-    OrderedHostProvider(List<InetSocketAddress> servers) {
+    public OrderedHostProvider(List<InetSocketAddress> servers) {
         if (servers.isEmpty()) {
             throw new IllegalArgumentException("no servers to connect to");
         }

@@ -390,6 +390,15 @@ final class Leading extends Role {
         }
     }
 
+    /** The learners' silence is counted without our own stall (see Role#afterOwnStall). */
+    @Override
+    void afterOwnStall(long stalledMs) {
+        assert stalledMs > 0 : "a stall takes time";
+        for (Learner l : learners.all()) {
+            l.lastHeardMs = Math.min(zab.nowMs, l.lastHeardMs + stalledMs);
+        }
+    }
+
     @Override
     void tick() {
         long nowMs = zab.nowMs;

@@ -31,6 +31,15 @@ abstract sealed class Role permits Looking, Leading, Following {
     /** The link to peer broke. */
     abstract void peerDisconnected(long peer);
 
+    /**
+     * This server was not running for stalledMs (SIGSTOP, a long GC pause, a starved host): it could
+     * not hear its peers then, so silence it measures must not count that time. ZooKeeper's leader
+     * counts learner silence in ticks of its own loop, which a stall does not advance; its learners
+     * time out on socket reads and so do notice a stall of their leader (their default here).
+     */
+    void afterOwnStall(long stalledMs) {
+    }
+
     /** zab.lastPersisted moved forward. */
     void persisted() {
     }

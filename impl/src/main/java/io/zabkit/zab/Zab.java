@@ -92,11 +92,15 @@ public final class Zab {
 
     /** Time passes (the core's only clock). */
     public void tick(long wallClockMs) {
+        long stalledMs = wallClockMs - nowMs;
         nowMs = Math.max(nowMs, wallClockMs);
         if (!started) {
             started = true;
             lookForLeader("start-up");
             return;
+        }
+        if (stalledMs > tickTimeMs) {
+            role.afterOwnStall(stalledMs); // more than a tick without being ticked: this server was not running
         }
         role.tick();
     }

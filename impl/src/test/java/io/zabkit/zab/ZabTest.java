@@ -179,4 +179,47 @@ class ZabTest {
         assertEquals(ServerState.LEADING, z.state());
         assertTrue(r.log.contains("send 1 LeaderInfo"), "the early FOLLOWERINFO must not wait for a re-send: " + r.log);
     }
+
+    /** Server 3 leading {1,2,3} with learner 1 synced (broadcast), at nowMs 1001; syncLimit 5 ticks of 100 ms. */
+    private static Zab servingLeader(Recorder r) {
+        Zab z = new Zab(3, three(), 100, r, r, 0, 0, List.of());
+        z.tick(1_000);
+        z.receive(1, new Message.Notification(1, ServerState.LOOKING, 3, 0, 0));
+        z.tick(1_001);
+        z.receive(1, new Message.FollowerInfo(0, 0));
+        z.receive(1, new Message.AckEpoch(0, 0));
+        z.receive(1, new Message.Ack(1, 0));
+        assertTrue(z.isServingLeader(), r.log.toString());
+        return z;
+    }
+
+    @Test
+    void aLeaderDropsALearnerSilentForSyncLimitWhileItRuns() {
+        Recorder r = new Recorder();
+        Zab z = servingLeader(r);
+        for (long t = 1_101; t <= 1_601; t += 100) {
+            z.tick(t);
+        }
+        assertTrue(r.log.contains("reset 1"), "600 ms of silence > syncLimit 500 ms: " + r.log);
+        assertEquals(ServerState.LOOKING, z.state(), "without learner 1 there is no quorum");
+    }
+
+    @Test
+    void aLeaderDoesNotBlameLearnersForItsOwnStall() {
+        Recorder r = new Recorder();
+        Zab z = servingLeader(r);
+        z.tick(1_101);
+        z.tick(5_101); // SIGSTOP for 4 s: the learner's messages wait in the socket, unheard
+        assertEquals(ServerState.LEADING, z.state(), "a stall of the leader itself is not learner silence: " + r.log);
+        assertFalse(r.log.contains("reset 1"), r.log.toString());
+        z.receive(1, new Message.Ping(List.of())); // what learner 1 sent meanwhile arrives
+        for (long t = 5_201; t <= 5_501; t += 100) {
+            z.tick(t);
+        }
+        assertEquals(ServerState.LEADING, z.state(), r.log.toString());
+        for (long t = 5_601; t <= 6_101; t += 100) {
+            z.tick(t); // then silent for 600 ms of running time: dropped as usual
+        }
+        assertTrue(r.log.contains("reset 1"), "silence after the stall still counts: " + r.log);
+    }
 }

@@ -1,0 +1,30 @@
+# Watch-unavailable windows after a crash (issue 20): System S's Fig 10a/10b-c on real ensembles of
+# Apache ZooKeeper 3.9.4 and zabkit, one after the other in the same run (bench/.../avail/AvailMain).
+# The real run takes a few minutes; QUICK=1 is the smoke run (2 clients per system, into
+# bench/target/avail-quick/). make test-avail runs the smoke run and checks its figures (CI, ~50 s).
+.PHONY: avail-systems test-avail
+
+AVAIL_ARGS ?=
+AVAIL_OUT ?= $(if $(QUICK),$(ROOT)/bench/target/avail-quick,$(ROOT)/results/availability)
+
+avail-systems: bench-build ## watch-unavailable windows (follower and leader kill -9, leader SIGSTOP), both systems, ~6 min (QUICK=1, AVAIL_ARGS='--clients 5,25 --rate 100')
+	@mkdir -p $(AVAIL_OUT)
+	set -o pipefail; cd $(ROOT) && nice java -Djava.awt.headless=true -cp "bench/target/classes:$$(cat bench/target/classpath.txt)" \
+	  io.zabkit.bench.avail.AvailMain --systems "$(SYSTEMS)" --out "$(AVAIL_OUT)" $(if $(QUICK),--quick,) $(AVAIL_ARGS) \
+	  2>&1 | tee "$(AVAIL_OUT)/avail-output.txt"
+
+# CI smoke run (about 30 s): 2 lean clients per system, one follower and one leader kill -9 each;
+# fails unless every disconnected client's window was measured, positive and after its own
+# milestones, and each leader kill shows a new leader in srvr and in the logs.
+test-avail: bench-build ## smoke run of avail-systems that checks every window was measured
+	@mkdir -p $(ROOT)/bench/target/avail-test
+	set -o pipefail; cd $(ROOT) && nice java -Djava.awt.headless=true -cp "bench/target/classes:$$(cat bench/target/classpath.txt)" \
+	  io.zabkit.bench.avail.AvailMain --quick --check --java-clients 0 --faults follower-kill,leader-kill --max-window-s 30 \
+	  --out "$(ROOT)/bench/target/avail-test" 2>&1 | tee "$(ROOT)/bench/target/avail-test/avail-output.txt"
+
+TEST_TARGETS += test-avail
+
+.PHONY: avail-plots
+avail-plots: bench-build ## redraw the availability figures from a run's TSVs (AVAIL_OUT=dir, default results/availability)
+	cd $(ROOT) && java -Djava.awt.headless=true -cp "bench/target/classes:$$(cat bench/target/classpath.txt)" \
+	  io.zabkit.bench.avail.Replot "$(AVAIL_OUT)"
