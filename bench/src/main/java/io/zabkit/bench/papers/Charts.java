@@ -66,8 +66,11 @@ final class Charts {
         }
         XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, true);
         List<String> names = List.copyOf(lines.series.keySet());
+        int zookeeperSeen = 0;
+        int zabkitSeen = 0;
         for (int i = 0; i < names.size(); i++) {
-            r.setSeriesPaint(i, color(names.get(i), i));
+            boolean zookeeper = names.get(i).startsWith("zookeeper");
+            r.setSeriesPaint(i, color(zookeeper, zookeeper ? zookeeperSeen++ : zabkitSeen++));
             // zabkit solid, ZooKeeper dashed, so the two systems read apart in grey print too
             r.setSeriesStroke(i, names.get(i).startsWith("zookeeper") ? new BasicStroke(2f, BasicStroke.CAP_BUTT,
                     BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f) : new BasicStroke(2f));
@@ -94,9 +97,9 @@ final class Charts {
     private static final Color[] ZOOKEEPER = {new Color(0x1f77b4), new Color(0x17becf), new Color(0x2ca02c),
             new Color(0x9467bd)};
 
-    /** zabkit in reds, ZooKeeper in blues and greens, so every figure colours the two systems alike. */
-    private static Color color(String series, int index) {
-        Color[] palette = series.startsWith("zookeeper") ? ZOOKEEPER : ZABKIT;
+    /** zabkit in reds and browns, ZooKeeper in blues and greens: the index-th series of its system. */
+    private static Color color(boolean zookeeper, int index) {
+        Color[] palette = zookeeper ? ZOOKEEPER : ZABKIT;
         return palette[index % palette.length];
     }
 }

@@ -54,7 +54,7 @@ public final class PapersMain {
                             quick ? 0.5 : 1, quick ? 1 : 3, log);
                 }
                 if (parts.contains("fig7")) {
-                    ZooKeeperPaper.fig7(out, quick ? List.of(3, 5) : List.of(3, 5, 7, 9, 13), quick ? 20_000 : 200_000,
+                    ZooKeeperPaper.fig7(out, quick ? List.of(3, 5) : List.of(3, 5, 7, 9, 13), quick ? 20_000 : 100_000,
                             1000, log);
                 }
             }

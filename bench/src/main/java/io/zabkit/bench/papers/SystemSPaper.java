@@ -64,8 +64,9 @@ final class SystemSPaper {
                         }
                         requireAllRunning(e, s);
                         if (r.outcome() != MultiLimits.Outcome.OK) {
-                            limit = "fails at " + count + " (" + r.outcome() + " " + r.code() + ", "
-                                    + Part.f2(r.seconds()) + " s)";
+                            limit = "fails at " + count + " (" + r.outcome() + " " + r.code() + " after "
+                                    + Part.f2(r.seconds()) + " s; " + (r.applied() == 0 ? "nothing applied"
+                                    : "then applied whole on every server") + ")";
                             break;
                         }
                     }
