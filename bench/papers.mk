@@ -1,7 +1,8 @@
 # The papers' performance experiments (bench/src/main/java/io/zabkit/bench/papers): Apache ZooKeeper 3.9.4
 # and zabkit in one run each, written to results/papers/<paper>/ (README.md, .tsv, .png, .svg). Each
-# prints figures and never fails on speed; the bounded checks run in test-java (bench/src/test).
-.PHONY: papers papers-zookeeper papers-system-s papers-thesis
+# prints figures and never fails on speed; the bounded checks run in test-java (bench/src/test). Every
+# run but a QUICK one ends by rewriting results/README.md, the index, from the papers' .tsv files.
+.PHONY: papers papers-zookeeper papers-system-s papers-thesis papers-index
 
 # PAPERS_ARGS: e.g. --parts fig5 --systems zabkit --quick (QUICK=1 writes to bench/target/papers-quick/)
 PAPERS_ARGS ?=
@@ -14,6 +15,7 @@ define papers_run
 	set -o pipefail; cd $(ROOT) && nice java -Djava.awt.headless=true -cp "$(PAPERS_CP)" \
 	  io.zabkit.bench.papers.PapersMain $(1) --out "$(call PAPERS_OUT,$(1))" $(if $(QUICK),--quick,) $(PAPERS_ARGS) \
 	  2>&1 | tee "$(call PAPERS_OUT,$(1))/output-$$(date -u +%Y%m%dT%H%M%S).txt"
+	$(if $(QUICK),,cd $(ROOT) && java -cp "$(PAPERS_CP)" io.zabkit.bench.papers.PapersMain index --out "$(ROOT)/results")
 endef
 
 papers-zookeeper: bench-build ## seed 004: Table 2, Fig 5, Fig 7, both systems (PAPERS_ARGS='--parts fig7' QUICK=1)
@@ -25,4 +27,7 @@ papers-system-s: bench-build ## seed 001: Fig 6, the limits of multi, both syste
 papers-thesis: bench-build ## seed 000: sync vs async, persistent vs sequential, tmpfs vs disk, snapshot cost
 	$(call papers_run,thesis)
 
-papers: papers-zookeeper papers-system-s papers-thesis ## every paper above, one after the other
+papers-index: bench-build ## results/README.md: each reproduced figure, the paper's number beside ours (from the .tsv files)
+	cd $(ROOT) && java -cp "$(PAPERS_CP)" io.zabkit.bench.papers.PapersMain index --out "$(ROOT)/results"
+
+papers: papers-zookeeper papers-system-s papers-thesis ## every paper above, one after the other (each refreshes the index)

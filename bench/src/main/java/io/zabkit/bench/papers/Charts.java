@@ -17,14 +17,18 @@ import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogarithmicAxis;
 import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.category.BarRenderer;
+import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.title.TextTitle;
+import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.svg.SVGGraphics2D;
 
-/** Line charts of (x, y) series, written as NAME.png and NAME.svg side by side. */
+/** Line and bar charts, each written as NAME.png and NAME.svg side by side. */
 final class Charts {
     private static final int WIDTH = 760;
     private static final int HEIGHT = 500;
@@ -80,6 +84,45 @@ final class Charts {
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
         plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
         chart.setBackgroundPaint(Color.WHITE);
+        draw(dir, name, chart);
+    }
+
+    /**
+     * A grouped bar chart (one group per category, one bar per series), written as NAME.png and NAME.svg;
+     * for cases that are not points on an axis.
+     */
+    static void bars(Path dir, String name, String title, String subtitle, String yLabel,
+            DefaultCategoryDataset data, boolean logY) throws IOException {
+        if (data.getRowCount() == 0) {
+            throw new IllegalArgumentException("chart " + name + " has no bars");
+        }
+        JFreeChart chart = ChartFactory.createBarChart(title, "", yLabel, data, PlotOrientation.VERTICAL, true, false,
+                false);
+        chart.addSubtitle(new TextTitle(subtitle));
+        CategoryPlot plot = chart.getCategoryPlot();
+        if (logY) {
+            LogarithmicAxis axis = new LogarithmicAxis(yLabel + " (log scale)");
+            axis.setAllowNegativesFlag(false);
+            axis.setStrictValuesFlag(false);
+            plot.setRangeAxis(axis);
+        }
+        BarRenderer r = (BarRenderer) plot.getRenderer();
+        r.setBarPainter(new StandardBarPainter());
+        r.setShadowVisible(false);
+        int zookeeperSeen = 0;
+        int zabkitSeen = 0;
+        for (int i = 0; i < data.getRowCount(); i++) {
+            boolean zookeeper = data.getRowKey(i).toString().startsWith("zookeeper");
+            r.setSeriesPaint(i, color(zookeeper, zookeeper ? zookeeperSeen++ : zabkitSeen++));
+        }
+        plot.getDomainAxis().setMaximumCategoryLabelLines(3);
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+        chart.setBackgroundPaint(Color.WHITE);
+        draw(dir, name, chart);
+    }
+
+    private static void draw(Path dir, String name, JFreeChart chart) throws IOException {
         Files.createDirectories(dir);
         BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();

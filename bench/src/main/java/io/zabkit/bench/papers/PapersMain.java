@@ -12,7 +12,7 @@ import java.util.function.Consumer;
 /**
  * `make papers-*`: the papers' performance experiments, Apache ZooKeeper 3.9.4 and zabkit in one run.
  * Usage: PapersMain PAPER [--out DIR] [--parts a,b] [--systems zookeeper,zabkit] [--quick]
- * PAPER: zookeeper (seed 004), system-s (seed 001), thesis (seed 000).
+ * PAPER: zookeeper (seed 004), system-s (seed 001), thesis (seed 000); index writes results/README.md.
  */
 public final class PapersMain {
     private PapersMain() {}
@@ -75,6 +75,7 @@ public final class PapersMain {
                     ThesisPaper.snapshot(out, quick, log);
                 }
             }
+            case "index" -> Index.write(Path.of(opts.getOrDefault("out", "results")));
             default -> usage("unknown paper '" + paper + "'");
         }
         log.accept(String.format("done in %.0f s; load average %s", (System.nanoTime() - t0) / 1e9,
@@ -96,7 +97,7 @@ public final class PapersMain {
     }
 
     private static void usage(String why) {
-        System.err.println("PapersMain: " + why + "\nusage: PapersMain zookeeper|system-s|thesis [--out DIR] "
+        System.err.println("PapersMain: " + why + "\nusage: PapersMain zookeeper|system-s|thesis|index [--out DIR] "
                 + "[--parts a,b] [--systems zookeeper,zabkit] [--quick]");
         System.exit(2);
     }

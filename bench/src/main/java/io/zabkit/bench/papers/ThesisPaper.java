@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.ZooKeeper;
+import org.jfree.data.category.DefaultCategoryDataset;
 
 /** Seed 000 (Bagai, master's report, UNB 2014), chapters 4-5: creates by API and node type, log placement, snapshots. */
 final class ThesisPaper {
@@ -40,7 +41,7 @@ final class ThesisPaper {
         double syncDeadlineS = quick ? 5 : 15;
         Part part = new Part(out, "creates", "Creates by API, znode type and log placement (300-byte znodes)",
                 "system\tlog_on\tapi\tmode\tcreated\tseconds\tcreates_per_s\tmean_ms\terrors", log);
-        Charts.Lines lines = new Charts.Lines();
+        DefaultCategoryDataset bars = new DefaultCategoryDataset();
         Map<String, String> cells = new TreeMap<>();
         List<String> cases = List.of("sync EPHEMERAL", "async EPHEMERAL", "sync PERSISTENT", "sync PERSISTENT_SEQUENTIAL");
         int point = 0;
@@ -49,7 +50,6 @@ final class ThesisPaper {
             for (SystemUnderTest s : systems) {
                 try (Ensemble e = Systems.start(s, 3, 512, extras)) {
                     int leader = e.leader().orElseThrow();
-                    int x = 0;
                     for (String c : cases) {
                         boolean async = c.startsWith("async");
                         CreateMode mode = CreateMode.valueOf(c.substring(c.indexOf(' ') + 1));
@@ -59,7 +59,7 @@ final class ThesisPaper {
                                     syncDeadlineS);
                             part.row(s.label(), place, r.api(), mode, r.created(), r.seconds(), r.createsPerSecond(),
                                     r.meanLatencyMs(), r.errors());
-                            lines.add(s.label() + " " + place, x++, r.createsPerSecond());
+                            bars.addValue(r.createsPerSecond(), s.label() + " " + place, c.toLowerCase().replace('_', '-'));
                             cells.put(c + "\t" + s.label() + "\t" + place, Part.f0(r.createsPerSecond()) + "/s"
                                     + (async ? "" : ", " + Part.f2(r.meanLatencyMs()) + " ms")
                                     + (r.created() < count ? " (" + r.created() + " in " + syncDeadlineS + " s)" : ""));
@@ -70,9 +70,8 @@ final class ThesisPaper {
                 }
             }
         }
-        Charts.write(out, "creates", "Creates/s by case (seed 000 sections 4.2, 5.2.2)",
-                "x: 0 sync ephemeral, 1 async ephemeral, 2 sync persistent, 3 sync persistent-sequential; 300 B",
-                "case", "creates/s", lines, true);
+        Charts.bars(out, "creates", "Creates/s by case (seed 000 sections 4.2, 5.2.2)",
+                count + " creates of 300 B per case, one session on the leader, 3 servers", "creates/s", bars, true);
         part.text("The thesis: 10,000 ephemeral znodes of 300 bytes created with the synchronous and then the "
                 + "asynchronous API, the data directory on a ramdisk and on a hard disk; the asynchronous API "
                 + "is much faster; its unmodified ZooKeeper 3.4.5 reached about 2,500 ops/s with the synchronous "
@@ -107,15 +106,13 @@ final class ThesisPaper {
         part.row(zk.system(), zk.nodes(), zk.snapshotBytes(), zk.writeMs(), zk.readMs());
         SnapshotCost.Result zb = SnapshotCost.zabkit(parents, perParent, bytes, rounds);
         part.row(zb.system(), zb.nodes(), zb.snapshotBytes(), zb.writeMs(), zb.readMs());
-        Charts.Lines lines = new Charts.Lines();
+        DefaultCategoryDataset bars = new DefaultCategoryDataset();
         for (SnapshotCost.Result r : List.of(zk, zb)) {
-            lines.add(r.system() + " write", 0, r.writeMs());
-            lines.add(r.system() + " write", 1, r.writeMs() * 1000 / r.nodes());
-            lines.add(r.system() + " read", 0, r.readMs());
-            lines.add(r.system() + " read", 1, r.readMs() * 1000 / r.nodes());
+            bars.addValue(r.writeMs(), r.system(), "write (serialize)");
+            bars.addValue(r.readMs(), r.system(), "read back (deserialize)");
         }
-        Charts.write(out, "snapshot", "Snapshot of " + zk.nodes() + " znodes (seed 000 section 4.4.2)",
-                "x = 0: ms for the whole tree; x = 1: us per znode; best of " + rounds, "", "ms or us", lines, true);
+        Charts.bars(out, "snapshot", "Snapshot of " + zk.nodes() + " znodes (seed 000 section 4.4.2)",
+                "in memory, no disk; best of " + rounds, "ms", bars, false);
         part.text("The thesis: ZooKeeper writes its snapshots with Java serialization through jute; replacing "
                 + "Java's default serialization by externalization made marshalling 3.1 times faster and "
                 + "unmarshalling 1.52 times slower on a test object (seed 000, lines 709-716). Here the cost that "
