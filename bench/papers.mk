@@ -21,7 +21,7 @@ endef
 papers-zookeeper: bench-build ## seed 004: Table 2, Fig 5, Fig 7, both systems (PAPERS_ARGS='--parts fig7' QUICK=1)
 	$(call papers_run,zookeeper)
 
-papers-system-s: bench-build ## seed 001: Fig 6, the limits of multi, both systems
+papers-system-s: bench-build ## seed 001: Fig 2 (primitive ops) and Fig 6 (the limits of multi), both systems
 	$(call papers_run,system-s)
 
 papers-thesis: bench-build ## seed 000: sync vs async, persistent vs sequential, tmpfs vs disk, snapshot cost

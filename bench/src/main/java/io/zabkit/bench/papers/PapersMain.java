@@ -61,6 +61,9 @@ public final class PapersMain {
             case "system-s" -> {
                 Path out = Path.of(opts.getOrDefault("out", "results/papers/system-s"));
                 Set<String> parts = parts(opts, SystemSPaper.ORDER);
+                if (parts.contains("fig2")) {
+                    SystemSPaper.fig2(out, systems, quick, log);
+                }
                 if (parts.contains("fig6")) {
                     SystemSPaper.fig6(out, systems, quick, log);
                 }

@@ -10,18 +10,19 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
-/** Seed 001 (Pham et al., System S, ICPE 2014), section 5: Fig 6, the limits of multi. */
+/** Seed 001 (Pham et al., System S, ICPE 2014): Fig 2 (section 3.1) and Fig 6, the limits of multi (section 5). */
 final class SystemSPaper {
-    static final List<String> ORDER = List.of("fig6");
+    static final List<String> ORDER = List.of("fig2", "fig6");
     /** The paper's raised message size limit, 45 MB (seed 001, line 223). */
     static final int MAX_BUFFER = 45 << 20;
     static final String HEADER = """
-            # System S paper (seed 001, Pham et al. 2014), section 5, reproduced
+            # System S paper (seed 001, Pham et al. 2014), sections 3.1 and 5, reproduced
 
             Written by `make papers-system-s` (bench/papers.mk, io.zabkit.bench.papers.PapersMain); regenerate
             rather than edit. Apache ZooKeeper 3.9.4 and zabkit ran one after the other in one invocation, on
-            the same machine and zoo.cfg (3 servers, tickTime 1000 ms, forceSync=yes, separate JVMs with
-            -Xmx1024m -XX:+UseSerialGC on 127.0.0.N, data under /tmp on ext4, zabkit without -ea).
+            the same machine and zoo.cfg (tickTime 1000 ms, forceSync=yes, separate JVMs with
+            -XX:+UseSerialGC on 127.0.0.N, -Xmx1024m for Fig 6's 3 servers, 512m for Fig 2's (256m above 5
+            servers), data under /tmp on ext4, zabkit without -ea).
 
             What a 2-core machine changes: the paper's servers had their own machines; here the three servers,
             the client and other engineers' jobs share 2 cores and one disk, so the CPU-bound growth the paper
@@ -30,6 +31,69 @@ final class SystemSPaper {
             """;
 
     private SystemSPaper() {}
+
+    /** Fig 2: the primitive operations' throughput by ensemble size and number of clients. */
+    static void fig2(Path out, List<SystemUnderTest> systems, boolean quick, Consumer<String> log) throws Exception {
+        List<Integer> sizes = quick ? List.of(3) : List.of(3, 5, 7);
+        List<Integer> clientCounts = quick ? List.of(1, 4) : List.of(1, 5, 20);
+        int requests = quick ? 300 : 2_000;
+        int window = 1_000;
+        Part part = new Part(out, "fig2", "Fig 2: throughput of the primitive operations (1 KB)",
+                "system\tservers\tclients\tkind\trequests\tops_per_s\terrors", log);
+        Charts.Lines writes = new Charts.Lines();
+        Charts.Lines reads = new Charts.Lines();
+        Map<String, String> cells = new TreeMap<>();
+        int point = 0;
+        for (int n : sizes) {
+            for (SystemUnderTest s : systems) {
+                try (Ensemble e = Systems.start(s, n, n > 5 ? 256 : 512, ServerExtras.NONE)) {
+                    for (int c : clientCounts) {
+                        for (PrimitiveOps.Result r : PrimitiveOps.run(e, c, requests, window, 1024, "/f2-" + point++)) {
+                            part.row(s.label(), n, c, r.kind(), r.requests(), r.opsPerSecond(), r.errors());
+                            (r.kind() == PrimitiveOps.Kind.GET ? reads : writes).add(s.label() + " " + n + " servers "
+                                    + r.kind().name().toLowerCase(), c, r.opsPerSecond());
+                            cells.put(r.kind() + "\t" + n + "\t" + c + "\t" + s.label(), Part.f0(r.opsPerSecond()));
+                        }
+                    }
+                }
+            }
+        }
+        Charts.write(out, "fig2-writes", "Create, set, delete throughput (seed 001 Fig 2)", requests
+                + " async requests per client, 1 KB, at most " + window + " in flight", "clients", "ops/s", writes, true);
+        Charts.write(out, "fig2-reads", "Get throughput (seed 001 Fig 2)", requests + " async requests per client, 1 KB",
+                "clients", "ops/s", reads, true);
+        part.text("The paper: 1 to 20 clients, each issuing 100,000 asynchronous requests of one kind and waiting "
+                + "for them; a client's throughput is its own, the ensemble's the sum; 1 to 9 servers; writes "
+                + "(create, set, delete) are faster with fewer servers (standalone excepted), reads are an order "
+                + "of magnitude faster than writes and grow with the servers once the clients load them (seed 001, "
+                + "lines 128-136). Here: " + requests + " requests per client (not 100,000) with at most " + window
+                + " in flight, clients spread round-robin over the servers, 1 KB data, the kinds in the order "
+                + "create, set, get, delete on the same znodes; no standalone server (the bench's ensembles wait "
+                + "for a leader).\n");
+        StringBuilder head = new StringBuilder("| kind | clients |");
+        StringBuilder rule = new StringBuilder("|---|---|");
+        for (int n : sizes) {
+            for (SystemUnderTest s : systems) {
+                head.append(' ').append(s.label()).append(' ').append(n).append(" |");
+                rule.append("---|");
+            }
+        }
+        part.text(head.toString()).text(rule.toString());
+        for (PrimitiveOps.Kind k : PrimitiveOps.Kind.values()) {
+            for (int c : clientCounts) {
+                StringBuilder row = new StringBuilder("| " + k.name().toLowerCase() + " | " + c + " |");
+                for (int n : sizes) {
+                    for (SystemUnderTest s : systems) {
+                        row.append(' ').append(cells.getOrDefault(k + "\t" + n + "\t" + c + "\t" + s.label(), "-"))
+                                .append(" |");
+                    }
+                }
+                part.text(row.toString());
+            }
+        }
+        part.text("\n![fig2-writes](fig2-writes.png) ![fig2-reads](fig2-reads.png)\n");
+        part.finish(ORDER, HEADER);
+    }
 
     static void fig6(Path out, List<SystemUnderTest> systems, boolean quick, Consumer<String> log) throws Exception {
         List<Integer> counts = quick ? List.of(100, 2_000) : List.of(1_000, 10_000, 20_000, 30_000, 40_000, 50_000,
