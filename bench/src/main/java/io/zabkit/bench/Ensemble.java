@@ -37,6 +37,7 @@ public final class Ensemble implements AutoCloseable {
     private final Path baseDir;
     private final List<Server> servers;
     private final Thread shutdownHook;
+    private final ServerExtras extras;
     private boolean closed;
 
     /** One server: its fixed addresses and files, and the process currently running it (null when down). */
@@ -64,8 +65,9 @@ public final class Ensemble implements AutoCloseable {
         boolean running() { return process != null && process.isAlive(); }
     }
 
-    private Ensemble(EnsembleConfig config, Path baseDir, List<Server> servers) {
+    private Ensemble(EnsembleConfig config, Path baseDir, List<Server> servers, ServerExtras extras) {
         this.config = config;
+        this.extras = extras;
         this.baseDir = baseDir;
         this.servers = servers;
         this.shutdownHook = new Thread(this::killAll, "ensemble-shutdown-" + config.system().label());
@@ -73,9 +75,16 @@ public final class Ensemble implements AutoCloseable {
 
     /** Writes every server's zoo.cfg and myid and starts every process; does not wait for a quorum. */
     public static Ensemble start(EnsembleConfig config) throws IOException {
-        Path base = Files.createTempDirectory("zabkit-ensemble-" + config.system().label() + "-");
+        return start(config, ServerExtras.NONE);
+    }
+
+    /** As {@link #start(EnsembleConfig)}, with an experiment's directory, JVM options and zoo.cfg lines. */
+    public static Ensemble start(EnsembleConfig config, ServerExtras extras) throws IOException {
+        String prefix = "zabkit-ensemble-" + config.system().label() + "-";
+        Path base = extras.parentDir() == null ? Files.createTempDirectory(prefix)
+                : Files.createTempDirectory(Files.createDirectories(extras.parentDir()), prefix);
         List<Server> servers = allocate(config.servers(), base);
-        Ensemble e = new Ensemble(config, base, servers);
+        Ensemble e = new Ensemble(config, base, servers, extras);
         Runtime.getRuntime().addShutdownHook(e.shutdownHook);
         try {
             for (Server s : servers) {
@@ -139,6 +148,7 @@ public final class Ensemble implements AutoCloseable {
         b.append("maxClientCnxns=0\n");
         b.append("4lw.commands.whitelist=srvr,ruok,mntr\n");
         b.append("admin.enableServer=false\n");
+        extras.cfgLines().forEach(line -> b.append(line).append('\n'));
         for (Server s : servers) {
             b.append("server.").append(s.id).append('=').append(s.host).append(':').append(s.quorumPort).append(':')
                     .append(s.electionPort).append(';').append(s.host).append(':').append(s.clientPort).append('\n');
@@ -149,10 +159,12 @@ public final class Ensemble implements AutoCloseable {
     private List<String> argv(Server s) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         return switch (config.system()) {
-            case ZOOKEEPER -> List.of(java, "-Xmx" + config.serverHeapMb() + "m", "-XX:+UseSerialGC",
-                    "-Dlogback.configurationFile=" + s.dir.resolve("logback.xml"), "-Dzookeeper.admin.enableServer=false",
-                    "-cp", config.zookeeperClasspath(), "org.apache.zookeeper.server.quorum.QuorumPeerMain",
-                    s.cfg().toString());
+            case ZOOKEEPER -> Stream.of(Stream.of(java, "-Xmx" + config.serverHeapMb() + "m", "-XX:+UseSerialGC"),
+                    extras.jvmOptions().stream(),
+                    Stream.of("-Dlogback.configurationFile=" + s.dir.resolve("logback.xml"),
+                            "-Dzookeeper.admin.enableServer=false", "-cp", config.zookeeperClasspath(),
+                            "org.apache.zookeeper.server.quorum.QuorumPeerMain", s.cfg().toString()))
+                    .flatMap(x -> x).toList();
             case ZABKIT -> List.of(config.repoRoot().resolve("bin/zabkit-server").toString(), s.cfg().toString());
         };
     }
@@ -167,7 +179,8 @@ public final class Ensemble implements AutoCloseable {
             // The caller built impl/ (make bench, or the Maven reactor); N servers must not race to rebuild it.
             pb.environment().put("ZABKIT_SKIP_BUILD", "1");
             pb.environment().put("ZABKIT_ASSERTIONS", config.assertions() ? "1" : "0");
-            pb.environment().put("JAVA_OPTS", "-Xmx" + config.serverHeapMb() + "m -XX:+UseSerialGC");
+            pb.environment().put("JAVA_OPTS", String.join(" ", Stream.concat(
+                    Stream.of("-Xmx" + config.serverHeapMb() + "m", "-XX:+UseSerialGC"), extras.jvmOptions().stream()).toList()));
         }
         s.process = pb.start();
     }

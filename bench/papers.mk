@@ -1,0 +1,33 @@
+# The papers' performance experiments (bench/src/main/java/io/zabkit/bench/papers): Apache ZooKeeper 3.9.4
+# and zabkit in one run each, written to results/papers/<paper>/ (README.md, .tsv, .png, .svg). Each
+# prints figures and never fails on speed; the bounded checks run in test-java (bench/src/test). Every
+# run but a QUICK one ends by rewriting results/README.md, the index, from the papers' .tsv files.
+.PHONY: papers papers-zookeeper papers-system-s papers-thesis papers-index
+
+# PAPERS_ARGS: e.g. --parts fig5 --systems zabkit --quick (QUICK=1 writes to bench/target/papers-quick/)
+PAPERS_ARGS ?=
+PAPERS_OUT = $(if $(QUICK),$(ROOT)/bench/target/papers-quick/$(1),$(ROOT)/results/papers/$(1))
+# zabkit's classes (impl/) run in the benchmark's JVM for the core-only and snapshot measurements.
+PAPERS_CP = bench/target/classes:$$(cat bench/target/classpath.txt):impl/target/classes:impl/target/lib/*
+
+define papers_run
+	@mkdir -p $(call PAPERS_OUT,$(1))
+	set -o pipefail; cd $(ROOT) && nice java -Djava.awt.headless=true -cp "$(PAPERS_CP)" \
+	  io.zabkit.bench.papers.PapersMain $(1) --out "$(call PAPERS_OUT,$(1))" $(if $(QUICK),--quick,) $(PAPERS_ARGS) \
+	  2>&1 | tee "$(call PAPERS_OUT,$(1))/output-$$(date -u +%Y%m%dT%H%M%S).txt"
+	$(if $(QUICK),,cd $(ROOT) && java -cp "$(PAPERS_CP)" io.zabkit.bench.papers.PapersMain index --out "$(ROOT)/results")
+endef
+
+papers-zookeeper: bench-build ## seed 004: Table 2, Fig 5, Fig 7, both systems (PAPERS_ARGS='--parts fig7' QUICK=1)
+	$(call papers_run,zookeeper)
+
+papers-system-s: bench-build ## seed 001: Fig 2 (primitive ops) and Fig 6 (the limits of multi), both systems
+	$(call papers_run,system-s)
+
+papers-thesis: bench-build ## seed 000: sync vs async, persistent vs sequential, tmpfs vs disk, snapshot cost
+	$(call papers_run,thesis)
+
+papers-index: bench-build ## results/README.md: each reproduced figure, the paper's number beside ours (from the .tsv files)
+	cd $(ROOT) && java -cp "$(PAPERS_CP)" io.zabkit.bench.papers.PapersMain index --out "$(ROOT)/results"
+
+papers: papers-zookeeper papers-system-s papers-thesis ## every paper above, one after the other (each refreshes the index)

@@ -1,0 +1,79 @@
+package io.zabkit.bench.papers;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * One reproduced table or figure: its markdown section (PART.md) and data (PART.tsv) in the paper's
+ * results folder, with when it ran and the load average before and after. A paper's README.md is its
+ * parts' sections in order, so rerunning one part keeps the others.
+ */
+final class Part {
+    final Path dir;
+    final String name;
+    final String title;
+    final String started = Machine.now();
+    final String loadBefore = Machine.loadAverage();
+    private final List<String> tsv = new ArrayList<>();
+    private final StringBuilder md = new StringBuilder();
+    private final Consumer<String> log;
+
+    Part(Path dir, String name, String title, String tsvHeader, Consumer<String> log) {
+        this.dir = dir;
+        this.name = name;
+        this.title = title;
+        this.tsv.add(tsvHeader);
+        this.log = log;
+        log.accept("== " + title + " (load average " + loadBefore + ")");
+    }
+
+    void row(Object... fields) {
+        List<String> f = new ArrayList<>();
+        for (Object o : fields) {
+            f.add(o instanceof Double d ? String.format("%.3f", d) : String.valueOf(o));
+        }
+        String line = String.join("\t", f);
+        tsv.add(line);
+        log.accept("   " + line.replace('\t', ' '));
+    }
+
+    Part text(String s) {
+        md.append(s).append('\n');
+        return this;
+    }
+
+    void log(String s) {
+        log.accept(s);
+    }
+
+    /** Writes PART.md and PART.tsv, then the paper's README.md from every PART.md present, in `order`. */
+    void finish(List<String> order, String paperHeader) throws IOException {
+        Files.createDirectories(dir);
+        Files.write(dir.resolve(name + ".tsv"), tsv);
+        String head = "## " + title + "\n\nRun " + started + " to " + Machine.now() + " (UTC); " + Machine.describe()
+                + "; load average " + loadBefore + " before, " + Machine.loadAverage() + " after. Data: ["
+                + name + ".tsv](" + name + ".tsv).\n\n";
+        Files.writeString(dir.resolve(name + ".md"), head + md);
+        StringBuilder readme = new StringBuilder(paperHeader).append('\n');
+        for (String p : order) {
+            Path f = dir.resolve(p + ".md");
+            if (Files.exists(f)) {
+                readme.append(Files.readString(f)).append('\n');
+            }
+        }
+        Files.writeString(dir.resolve("README.md"), readme);
+        log.accept("wrote " + dir.resolve(name + ".md") + " and README.md (load average " + Machine.loadAverage() + ")");
+    }
+
+    static String f0(double v) {
+        return String.format("%,.0f", v);
+    }
+
+    static String f2(double v) {
+        return String.format("%.2f", v);
+    }
+}
