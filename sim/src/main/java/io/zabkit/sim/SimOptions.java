@@ -115,8 +115,8 @@ record SimOptions(
         double discoveryCrash = targeted.pick(0.0, 0.0, 0.1, 0.3);
         double clientMove = targeted.pick(0.0, 0.0, 0.5, 1.0);
         double windowCrash = targeted.pick(0.0, 0.0, 0.3, 1.0);
-        double syncAfterWrite = targeted.pick(0.0, 0.0, 0.3, 1.0);
-        double laggardMove = targeted.pick(0.0, 0.0, 0.002, 0.01);
+        double syncAfterWrite = targeted.pick(0.0, 0.0, 1.0, 1.0);
+        double laggardMove = targeted.pick(0.0, 0.0, 0.02, 0.1);
         // the durability window is open only while fsyncs take time: its seeds have slow disks
         double syncDelayMean = windowCrash > 0 ? Math.max(base.syncDelayTicksMean, 4.0) : base.syncDelayTicksMean;
         int syncDelayMax = windowCrash > 0 ? Math.max(base.syncDelayTicksMax, 20) : base.syncDelayTicksMax;
