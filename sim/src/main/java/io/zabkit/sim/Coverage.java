@@ -28,6 +28,9 @@ final class Coverage {
         CRASH_UNSYNCED_LOG("NodeCrash with logged entries not yet on disk (ACK/fsync window)", Shape.CLASSIC),
         LEADER_CRASH_IN_DISCOVERY("leader crashes after LEADERINFO, before the ACKEPOCH quorum", Shape.ENSEMBLE),
         POWER_LOSS("power loss of every server", Shape.ENSEMBLE),
+        CRASH_DURABILITY_WINDOW("leader and followers without an acked write on disk crash, leader back last",
+                Shape.CLASSIC_ENSEMBLE),
+        SYNC_ON_SERVER_BEHIND_WRITE("sync sent to a server behind a write just acknowledged", Shape.ENSEMBLE),
         PARTITION_SILENT("silent partition (links hold, timeouts must notice)", Shape.ENSEMBLE);
 
         final String description;
@@ -41,7 +44,7 @@ final class Coverage {
 
     /** Which runs can reach a branch at all. */
     enum Shape {
-        ANY, ENSEMBLE, FAST, CLASSIC;
+        ANY, ENSEMBLE, FAST, CLASSIC, CLASSIC_ENSEMBLE;
 
         boolean reachableIn(SimOptions o) {
             return switch (this) {
@@ -50,6 +53,7 @@ final class Coverage {
                 case FAST -> o.ensemble() && o.variant().acksFromMemory();
                 // a fast variant that honours its assumption never crashes with unsynced entries
                 case CLASSIC -> !o.variant().acksFromMemory() || !o.honourFaultAssumption();
+                case CLASSIC_ENSEMBLE -> o.ensemble() && (!o.variant().acksFromMemory() || !o.honourFaultAssumption());
             };
         }
     }

@@ -15,7 +15,11 @@ import java.util.Map;
  * its crash, claiming a zxid its log lost (simulator seeds 663 of 3 servers and 503 of 5). ZooKeeper's
  * FLE does the same (totalOrderPredicate compares a notification with the server's own proposal,
  * whoever it names), and discovery catches the gap: the leader gives up when an ACKEPOCH is ahead of
- * it (Leader.waitForEpochAck, "Follower is ahead of the leader").
+ * it (Leader.waitForEpochAck, "Follower is ahead of the leader"). For the same reason the vote for the
+ * leader that the settling follower itself held counts: its peers may have carried the restarted
+ * leader's pre-crash vote to it while the leader, still LOOKING, already votes with what its log kept
+ * (5-server seeds 20588, 20815 and 20896). An election that ranks wrongly still fails: the follower's
+ * own vote is then better than the vote it settled on.
  *
  * <p>Observed from outside after every step. A server's vote is what it had at its last LOOKING step
  * (while LOOKING its history does not change). Checked: every server that settles on a leader which is
@@ -35,12 +39,16 @@ final class ElectionChecker {
         }
     }
 
-    private record Settled(int follower, int leader, Vote vote) {}
+    /** {@code forLeader}: the vote for the leader the follower held at its last LOOKING step, or null. */
+    private record Settled(int follower, int leader, Vote vote, Vote forLeader) {}
 
     /** Each server's vote at its last LOOKING step; dropped when it settles or is down. */
     private final Map<Integer, Vote> looking = new HashMap<>();
     /** The vote for itself a LOOKING server's election holds, when it names itself; dropped with looking. */
     private final Map<Integer, Vote> claims = new HashMap<>();
+    /** The proposal (leader, and its vote) each LOOKING server's election holds; dropped with looking. */
+    private final Map<Integer, Long> proposedLeader = new HashMap<>();
+    private final Map<Integer, Vote> proposal = new HashMap<>();
     /** Followers that settled in this step, checked once every server of the step was observed. */
     private final Map<Integer, Settled> settled = new HashMap<>();
     private long checks;
@@ -52,6 +60,8 @@ final class ElectionChecker {
     void down(int server) {
         looking.remove(server);
         claims.remove(server);
+        proposedLeader.remove(server);
+        proposal.remove(server);
     }
 
     /** One up server after a step. */
@@ -69,12 +79,22 @@ final class ElectionChecker {
             } else {
                 claims.remove(server);
             }
+            if (voteLeader >= 0) {
+                proposedLeader.put(server, voteLeader);
+                proposal.put(server, new Vote(voteEpoch, voteZxid));
+            } else {
+                proposedLeader.remove(server);
+                proposal.remove(server);
+            }
             return;
         }
         claims.remove(server);
         Vote was = looking.remove(server);
+        Long named = proposedLeader.remove(server);
+        Vote held = proposal.remove(server);
         if (was != null && state == ServerState.FOLLOWING) {
-            settled.put(server, new Settled(server, (int) leader, was));
+            settled.put(server, new Settled(server, (int) leader, was,
+                    named != null && named == leader ? held : null));
         }
     }
 
@@ -87,6 +107,9 @@ final class ElectionChecker {
             Vote claim = claims.get(s.leader());
             if (claim != null && claim.atLeast(leaderVote)) {
                 leaderVote = claim;
+            }
+            if (s.forLeader() != null && s.forLeader().atLeast(leaderVote)) {
+                leaderVote = s.forLeader();
             }
             checks++;
             assert s.follower() != s.leader();

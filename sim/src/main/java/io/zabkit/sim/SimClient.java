@@ -132,6 +132,18 @@ final class SimClient implements Endpoint {
         }
     }
 
+    /**
+     * A targeted request: issues {@code op} now if the client is connected with a free pipeline slot.
+     * @return whether it went out
+     */
+    boolean invokeNow(ClientOp op) {
+        if (phase != Phase.CONNECTED || closing || freeSlot() < 0 || clock.tick() < pausedUntilTick) {
+            return false;
+        }
+        invoke(op);
+        return true;
+    }
+
     /** The ConnectRequest went out and no answer came yet. */
     boolean handshaking() {
         return phase == Phase.HANDSHAKE;

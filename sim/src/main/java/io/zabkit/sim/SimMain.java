@@ -43,6 +43,7 @@ public final class SimMain {
         java.util.Set<Bug> bugs = java.util.EnumSet.noneOf(Bug.class);
         Path traceOut = null;
         boolean faultFree = false;
+        boolean withoutScenarios = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -68,6 +69,7 @@ public final class SimMain {
                 }
                 case "--trace-out" -> traceOut = Path.of(value(args, ++i, a));
                 case "--fault-free" -> faultFree = true;
+                case "--without-scenarios" -> withoutScenarios = true;
                 default -> usage("unknown option " + a);
             }
         }
@@ -83,7 +85,7 @@ public final class SimMain {
         if (traceOut != null && seeds > 1) {
             usage("--trace-out writes the Zab trace of one seed");
         }
-        Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption, printHashes, faultFree,
+        Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption, printHashes, faultFree, withoutScenarios,
                 java.util.Set.copyOf(bugs));
         SeedPlan plan;
         try {
@@ -99,10 +101,11 @@ public final class SimMain {
 
     /** What every seed of a run shares. */
     record Shape(int ticks, SimDisk.Mode disk, int servers, Variant variant, boolean breakAssumption,
-                 boolean printHashes, boolean faultFree, java.util.Set<Bug> bugs) {
+                 boolean printHashes, boolean faultFree, boolean withoutScenarios, java.util.Set<Bug> bugs) {
         SimOptions options(long seed) {
             SimOptions o = servers == 1 ? SimOptions.fromSeed(seed, ticks, disk)
                     : SimOptions.fromSeed(seed, ticks, disk, servers, variant);
+            o = withoutScenarios ? o.withoutTargetedScenarios() : o;
             o = faultFree ? o.withoutServerFaults() : o;
             o = breakAssumption ? o.breakingTheFaultAssumption() : o;
             return bugs.isEmpty() ? o : o.withBugs(bugs);
@@ -214,7 +217,7 @@ public final class SimMain {
         System.err.println("usage: SimMain [--seed N] [--seeds COUNT] [--ticks T] [--disk honest|lying-sync] "
                 + "[--trace] [--history FILE.edn] [--progress-every K] [--servers N] [--variant Zab|ZabAc|ZabAa|ZabCt|ZabCT] "
                 + "[--break-fault-assumption] [--bug NAME[,NAME]] [--hashes] [--shard i/N] [--result FILE.json] "
-                + "[--trace-out FILE.jsonl] [--fault-free]");
+                + "[--trace-out FILE.jsonl] [--fault-free] [--without-scenarios]");
         System.exit(2);
     }
 }

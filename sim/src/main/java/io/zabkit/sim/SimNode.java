@@ -45,6 +45,8 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
     private Storage storage;
     private ServerCore core;
     private long lastSyncDoneTick;
+    /** The zxid of the last fsync completed since this server started (-1: none yet). */
+    private long lastSyncedZxid = -1;
     private long crashes;
     private long starts;
 
@@ -85,6 +87,22 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
 
     long crashes() {
         return crashes;
+    }
+
+    /**
+     * Whether a crash now would leave this server without {@code zxid} on disk: it never logged it, the
+     * core does not take it as durable yet, or the fsync that covers it is still in flight (seen from
+     * the disk, whatever the core believes). Any ACK or promise it gave for it rested on memory only.
+     */
+    boolean lacksDurably(long zxid) {
+        assert isUp() : "server " + address + " is down";
+        io.zabkit.zab.Zab zab = core.zab();
+        if (zab.lastLoggedZxid() < zxid) {
+            return true;
+        }
+        // An fsync syncs the whole file: entries past the one it was issued for may be on disk already.
+        boolean notSyncedYet = zab.lastPersisted() < zxid || lastSyncedZxid < zxid;
+        return notSyncedYet && logDisk.unsyncedBytes() > 0;
     }
 
     int address() {
@@ -139,6 +157,7 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
         core = null;
         storage = null;
         syncs.clear();
+        lastSyncedZxid = -1;
         crashes++;
         String log = logDisk.crash(prng, options.tornWriteProbability());
         String snap = snapshotDisk.crash(prng, options.tornWriteProbability());
@@ -160,6 +179,7 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
                 throw new Violation("Storage", "sync failed on a simulated disk: " + e);
             }
             trace.event("node.persisted", "node " + address + " zxid=" + Txn.zxidString(s.zxid()));
+            lastSyncedZxid = s.zxid();
             core.persisted(s.zxid());
             processReady();
         }

@@ -50,6 +50,9 @@ record SimOptions(
         double powerLossProbability,
         double discoveryCrashProbability,
         double clientMoveProbability,
+        double windowCrashProbability,
+        double syncAfterWriteProbability,
+        double laggardMoveProbability,
         Set<Bug> bugs) {
 
     static final int TICK_TIME_MS = 100;
@@ -86,7 +89,7 @@ record SimOptions(
                 p.pick(0.0, 0.5, 0.9),
                 p.pick(0.0, 0.0, 0.001, 0.01),
                 diskMode,
-                1, 0.0, 0, 0.0, 1, Variant.Zab, ZabConfig.COMMITTED_LOG_COUNT, true, 0.0, 0.0, 0.0, Set.of());
+                1, 0.0, 0, 0.0, 1, Variant.Zab, ZabConfig.COMMITTED_LOG_COUNT, true, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, Set.of());
     }
 
     /**
@@ -111,14 +114,20 @@ record SimOptions(
         Prng targeted = new Prng(seed ^ 0x7A4B1C3DL);
         double discoveryCrash = targeted.pick(0.0, 0.0, 0.1, 0.3);
         double clientMove = targeted.pick(0.0, 0.0, 0.5, 1.0);
+        double windowCrash = targeted.pick(0.0, 0.0, 0.3, 1.0);
+        double syncAfterWrite = targeted.pick(0.0, 0.0, 1.0, 1.0);
+        double laggardMove = targeted.pick(0.0, 0.0, 0.02, 0.1);
+        // the durability window is open only while fsyncs take time: its seeds have slow disks
+        double syncDelayMean = windowCrash > 0 ? Math.max(base.syncDelayTicksMean, 4.0) : base.syncDelayTicksMean;
+        int syncDelayMax = windowCrash > 0 ? Math.max(base.syncDelayTicksMax, 20) : base.syncDelayTicksMax;
         return new SimOptions(base.seed, base.ticksMax, 1_500, base.msPerTick, base.clientCount, base.pipelineDepth,
                 base.sessionTimeoutMs, base.reconnectDelayTicksMax, base.opProbability, base.clientPauseProbability,
                 base.clientPauseTicksMax, base.keyCount, base.writeFraction, base.multiProbability,
-                base.closeSessionProbability, crash, restartDelay, base.tornWriteProbability, base.syncDelayTicksMean,
-                base.syncDelayTicksMax, base.snapCount, base.snapRetainCount, clientDelayMean, clientDelayMax,
+                base.closeSessionProbability, crash, restartDelay, base.tornWriteProbability, syncDelayMean,
+                syncDelayMax, base.snapCount, base.snapRetainCount, clientDelayMean, clientDelayMax,
                 base.splitProbability, base.coalesceProbability, base.connectionBreakProbability, diskMode, servers,
                 partition, partitionTicks, peerLinkDelayMean, peerLinkDelayMax, variant, committedLog, true, crash / 10,
-                discoveryCrash, clientMove, Set.of());
+                discoveryCrash, clientMove, windowCrash, syncAfterWrite, laggardMove, Set.of());
     }
 
     /** The same run with power losses of the whole ensemble at this rate per tick (and nothing else changed). */
@@ -129,7 +138,8 @@ record SimOptions(
                 tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, honourFaultAssumption, probability, discoveryCrashProbability, clientMoveProbability, bugs);
+                committedLogCount, honourFaultAssumption, probability, discoveryCrashProbability, clientMoveProbability,
+                windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, bugs);
     }
 
     boolean ensemble() {
@@ -145,7 +155,7 @@ record SimOptions(
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
-                clientMoveProbability, bugs);
+                clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, bugs);
     }
 
     /** The same run without server faults (no crash, power loss or partition): trace validation's first shape. */
@@ -156,7 +166,8 @@ record SimOptions(
                 tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 0.0, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, honourFaultAssumption, 0.0, 0.0, clientMoveProbability, bugs);
+                committedLogCount, honourFaultAssumption, 0.0, 0.0, clientMoveProbability, 0.0, syncAfterWriteProbability,
+                laggardMoveProbability, bugs);
     }
 
     /**
@@ -172,7 +183,38 @@ record SimOptions(
                 snapRetainCount, delayTicksMean,
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, false, powerLossProbability, discoveryCrashProbability, clientMoveProbability, bugs);
+                committedLogCount, false, powerLossProbability, discoveryCrashProbability, clientMoveProbability,
+                windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, bugs);
+    }
+
+    /**
+     * The same seed without the targeted scenarios of issue 13 (durability-window crashes, syncs right
+     * after a write, moves to a laggard): what a seed pinned before they existed ran, for regression
+     * tests that must keep reaching their path ({@code --without-scenarios}).
+     */
+    SimOptions withoutTargetedScenarios() {
+        assert windowCrashProbability == 0 || syncDelayTicksMean >= 4.0 : "a durability-window seed has slow disks";
+        if (windowCrashProbability > 0) {
+            throw new IllegalStateException("seed " + seed + " drew durability-window crashes, which also slowed its"
+                    + " disks: it has no run from before the scenario; pin another seed");
+        }
+        return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
+                reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
+                writeFraction, multiProbability, closeSessionProbability, crashProbability, restartDelayTicksMax,
+                tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
+                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
+                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
+                committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
+                clientMoveProbability, 0.0, 0.0, 0.0, bugs);
+    }
+
+    /** Whether the targeted scenarios of issue 13 were turned off on a seed that drew some of them. */
+    private boolean scenariosTurnedOff() {
+        if (!ensemble() || windowCrashProbability + syncAfterWriteProbability + laggardMoveProbability > 0) {
+            return false;
+        }
+        SimOptions drawn = fromSeed(seed, ticksMax, diskMode, serverCount, variant);
+        return drawn.windowCrashProbability + drawn.syncAfterWriteProbability + drawn.laggardMoveProbability > 0;
     }
 
     /** The same run with these bug-zoo switches planted in every server (nothing else changed). */
@@ -184,7 +226,8 @@ record SimOptions(
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
-                clientMoveProbability, Set.copyOf(planted));
+                clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
+                Set.copyOf(planted));
     }
 
     /** The VOPR-style header: the seed and every option it drew, one line. */
@@ -198,7 +241,8 @@ record SimOptions(
                         + "coalesceProbability=%.2f connectionBreakProbability=%.3f diskMode=%s servers=%d "
                         + "partitionProbability=%.3f partitionTicksMax=%d peerDelayTicksMean=%.1f peerDelayTicksMax=%d "
                         + "variant=%s committedLogCount=%d honourFaultAssumption=%b powerLossProbability=%.4f "
-                        + "discoveryCrashProbability=%.2f clientMoveProbability=%.2f",
+                        + "discoveryCrashProbability=%.2f clientMoveProbability=%.2f windowCrashProbability=%.2f "
+                        + "syncAfterWriteProbability=%.2f laggardMoveProbability=%.3f",
                 seed, ticksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs, reconnectDelayTicksMax,
                 opProbability, clientPauseProbability, clientPauseTicksMax, keyCount, writeFraction, multiProbability,
                 closeSessionProbability, crashProbability, restartDelayTicksMax, tornWriteProbability,
@@ -206,7 +250,8 @@ record SimOptions(
                 splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
-                clientMoveProbability) + (bugs.isEmpty() ? "" : " bugs=" + bugs);
+                clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability)
+                + (bugs.isEmpty() ? "" : " bugs=" + bugs);
     }
 
     /** The simulator flags that re-create these options beyond the seed's draws ("" for none). */
@@ -214,6 +259,9 @@ record SimOptions(
         StringBuilder s = new StringBuilder();
         if (!honourFaultAssumption) {
             s.append(" --break-fault-assumption");
+        }
+        if (scenariosTurnedOff()) {
+            s.append(" --without-scenarios");
         }
         for (Bug b : new java.util.TreeSet<>(bugs)) {
             s.append(" --bug ").append(b.name());

@@ -24,6 +24,8 @@ public final class Simulator {
     static final int SERVER = 1;
     static final int FIRST_CLIENT = 100;
     private static final int TRACE_LINES_KEPT = 40;
+    /** A durability-window crash comes within this many ticks after a point of commitment. */
+    private static final int WINDOW_AFTER_COMMIT_TICKS = 5;
     /** The core logs through System.Logger; a run reports through its trace instead. Held: JUL keeps loggers weakly. */
     private static final java.util.logging.Logger CORE_LOG = java.util.logging.Logger.getLogger("zabkit");
 
@@ -34,6 +36,12 @@ public final class Simulator {
     private final SimOptions options;
     private final SimClock clock;
     private final Prng faults;
+    /**
+     * The draws of the targeted scenarios added with issue 13 (durability window, sync after a write,
+     * move to a laggard): their own stream, forked last, so that a seed on which none of them acts
+     * runs exactly as before they existed.
+     */
+    private final Prng scenarios;
     private final Trace trace;
     private final History history;
     private final SimNetwork network;
@@ -48,6 +56,16 @@ public final class Simulator {
     private long partitions;
     private final List<SimClient> clients = new ArrayList<>();
     private final Map<Integer, Integer> eventProcess = new HashMap<>();
+    /** Writes acknowledged in this step (client address -> zxid), for {@link #syncAfterAcknowledgedWrites}. */
+    private final Map<Integer, Long> acknowledgedWrites = new java.util.TreeMap<>();
+    /**
+     * The last point of commitment: a client saw a write acknowledged, or a leader began to serve (its
+     * history committed); the tick (-1: never) and the zxid it committed.
+     */
+    private long commitPointTick = -1;
+    private long commitPointZxid = -1;
+    /** The servers serving as leader at the end of the last step. */
+    private final java.util.Set<Integer> servingLeaderAddresses = new java.util.TreeSet<>();
 
     private final TreeDigestChecker digests;
     private final DurabilityChecker durability = new DurabilityChecker();
@@ -131,6 +149,7 @@ public final class Simulator {
             network.attach(address, c);
             eventProcess.put(address, history.newProcess());
         }
+        this.scenarios = root.fork();
     }
 
     /** The VOPR refuses to run without assertions: they are half of the oracle. */
@@ -181,8 +200,10 @@ public final class Simulator {
         if (faultsOn) {
             maybeCrashOrRestart();
             maybeCrashLeaderInDiscovery();
+            maybeCrashInDurabilityWindow();
             maybePartition();
             maybeMoveClient();
+            maybeMoveClientToLaggard();
             network.maybeBreakConnections();
             if (peers != null) {
                 peers.maybeBreakLinks();
@@ -204,6 +225,9 @@ public final class Simulator {
         if (peers != null) {
             peers.deliver();
         }
+        if (faultsOn) {
+            syncAfterAcknowledgedWrites();
+        }
         for (SimClient c : clients) {
             c.step(faultsOn);
         }
@@ -214,9 +238,18 @@ public final class Simulator {
                 digests.afterStep(core);
                 progress.afterStep(n.address(), n.crashes(), core.lastProcessedZxid());
                 io.zabkit.zab.Zab zab = core.zab();
+                if (zab.isServingLeader() != servingLeaderAddresses.contains(n.address())) {
+                    if (zab.isServingLeader()) {
+                        servingLeaderAddresses.add(n.address());
+                        commitPoint(zab.lastLoggedZxid());
+                    } else {
+                        servingLeaderAddresses.remove(n.address());
+                    }
+                }
                 elections.observe(n.address(), zab.state(), zab.leader(), zab.currentEpoch(), zab.lastLoggedZxid(),
                         zab.voteLeader(), zab.voteEpoch(), zab.voteZxid());
             } else {
+                servingLeaderAddresses.remove(n.address());
                 elections.down(n.address());
             }
         }
@@ -270,6 +303,125 @@ public final class Simulator {
                 n.crash();
                 restartTicks.put(n.address(), clock.tick() + faults.between(1, options.restartDelayTicksMax()));
             }
+        }
+    }
+
+    /** A client saw a write acknowledged at zxid, or a leader began to serve a history ending there. */
+    private void commitPoint(long zxid) {
+        commitPointTick = clock.tick();
+        commitPointZxid = zxid;
+    }
+
+    /**
+     * Targeted: a crash in the durability window, a rack's power loss while writes are in flight. Right
+     * after a point of commitment at zxid z (a client saw a write acknowledged; a leader began to serve,
+     * its history committed by a quorum's ACKs of NEWLEADER), the followers that do not hold z on disk
+     * yet (its fsync in flight: any ACK they gave for it rests on memory) lose power with the leader, and
+     * the leader comes back last: the others elect among themselves and must still hold z (it rests on
+     * a quorum's disks, so some follower that stayed up holds it); the leader's log may then be ahead
+     * of theirs, so it is sent a TRUNC. Every server must be up (the episode is the only fault in
+     * flight) and allowed to crash.
+     */
+    private void maybeCrashInDurabilityWindow() {
+        if (options.windowCrashProbability() <= 0 || commitPointTick < 0
+                || clock.tick() - commitPointTick > WINDOW_AFTER_COMMIT_TICKS) {
+            return;
+        }
+        SimNode leader = null;
+        List<SimNode> behind = new ArrayList<>();
+        for (SimNode n : nodes) {
+            if (!n.isUp() || !mayCrash(n)) {
+                return;
+            }
+            if (n.core().zab().state() == io.zabkit.zab.Message.ServerState.LEADING) {
+                leader = n;
+            } else if (n.lacksDurably(commitPointZxid)) {
+                behind.add(n);
+            }
+        }
+        if (leader == null || behind.isEmpty() || !scenarios.chance(options.windowCrashProbability())) {
+            return;
+        }
+        List<Integer> who = new ArrayList<>();
+        behind.forEach(n -> who.add(n.address()));
+        trace.event("NodeCrash", "durability window: servers " + who + " without " + Txn.zxidString(commitPointZxid)
+                + " on disk and leader " + leader.address() + " lose power; the leader comes back last");
+        coverage.hit(Coverage.Branch.CRASH_DURABILITY_WINDOW);
+        long othersBackBy = 0;
+        for (SimNode n : behind) {
+            long back = clock.tick() + scenarios.between(1, 20);
+            crashAndRestartAt(n, back);
+            othersBackBy = Math.max(othersBackBy, back);
+        }
+        crashAndRestartAt(leader, othersBackBy + scenarios.between(50, 300));
+        assert restartTicks.get(leader.address()) > othersBackBy : "the leader must come back last";
+    }
+
+    private void crashAndRestartAt(SimNode n, long tick) {
+        countCrash(n);
+        history.nemesis("NodeCrash", ":node" + n.address());
+        n.crash();
+        restartTicks.put(n.address(), tick);
+    }
+
+    /**
+     * Targeted (sync's purpose): right after a write is acknowledged, clients on other servers sync,
+     * racing the COMMIT to their server (ZOOKEEPER-1675's window: a follower behind the write must
+     * not answer the sync before it caught up with the leader).
+     */
+    private void syncAfterAcknowledgedWrites() {
+        if (acknowledgedWrites.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<Integer, Long> w : acknowledgedWrites.entrySet()) {
+            int writer = w.getKey();
+            int writerServer = -1;
+            for (SimClient c : clients) {
+                if (c.address() == writer) {
+                    writerServer = c.server();
+                }
+            }
+            for (SimClient c : clients) {
+                if (c.address() == writer || c.server() == writerServer
+                        || !scenarios.chance(options.syncAfterWriteProbability())) {
+                    continue;
+                }
+                ServerCore core = coreOf(c.server());
+                if (c.invokeNow(ClientOp.of(ClientOp.Kind.SYNC, "/"))) {
+                    trace.event("client.sync-after-write", "client " + c.address() + " syncs on server " + c.server()
+                            + " after client " + writer + "'s write at " + Txn.zxidString(w.getValue()));
+                    if (core != null && core.lastProcessedZxid() < w.getValue()) {
+                        coverage.hit(Coverage.Branch.SYNC_ON_SERVER_BEHIND_WRITE);
+                    }
+                }
+            }
+        }
+        acknowledgedWrites.clear();
+    }
+
+    /**
+     * Targeted: a client fails over to the server furthest behind (a serving follower whose applied
+     * state is behind the client's lastZxidSeen): the server must refuse it rather than show it an
+     * older state.
+     */
+    private void maybeMoveClientToLaggard() {
+        if (options.laggardMoveProbability() <= 0 || !scenarios.chance(options.laggardMoveProbability())) {
+            return;
+        }
+        SimClient client = clients.get(scenarios.between(0, clients.size() - 1));
+        SimNode laggard = null;
+        for (SimNode n : nodes) {
+            if (n.isUp() && n.address() != client.server() && n.core().zab().isServing()
+                    && n.core().lastProcessedZxid() < client.lastZxidSeen()
+                    && (laggard == null || n.core().lastProcessedZxid() < laggard.core().lastProcessedZxid())) {
+                laggard = n;
+            }
+        }
+        if (laggard != null) {
+            trace.event("client.move", "client " + client.address() + " (lastZxidSeen "
+                    + Txn.zxidString(client.lastZxidSeen()) + ") forced onto server " + laggard.address() + " at "
+                    + Txn.zxidString(laggard.core().lastProcessedZxid()));
+            client.moveTo(laggard.address());
         }
     }
 
@@ -568,6 +720,12 @@ public final class Simulator {
                 case INFO -> opsInfo++;
             }
             history.complete(op);
+            if (op.outcome == ClientOp.Outcome.OK && op.kind.isWrite()) {
+                commitPoint(op.zxid);
+                if (options.syncAfterWriteProbability() > 0) {
+                    acknowledgedWrites.merge(client.address(), op.zxid, Math::max);
+                }
+            }
             durability.completed(op);
             watches.completed(op);
             ephemerals.completed(op);
