@@ -183,11 +183,16 @@ final class Call {
     return mode != null && mode.startsWith("ephemeral");
   }
 
+  /** The :index that names this operation in :placements and in the search: its invocation's, else its line's. */
+  long key() {
+    return (invoke != null ? invoke : done).index();
+  }
+
   /** The zxid at which this write took effect, or -1 when unknown. */
   long effectiveZxid() {
     if (multi != null) return multi.effectiveZxid();
     if (outcome == Op.Type.INFO && kind != Kind.SESSION_EXPIRED) return resolvedZxid;
-    return zxid != null ? zxid : -1;
+    return zxid != null ? zxid : resolvedZxid; // a session end without zxid: where the search or an outcome put it
   }
 
   /** Witness ops: invocation then completion (or the event alone). */

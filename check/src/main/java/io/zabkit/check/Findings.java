@@ -36,6 +36,13 @@ final class Findings {
     s.witness = w;
   }
 
+  /** Violations found, over every property. */
+  long total() {
+    long n = 0;
+    for (Slot s : slots.values()) n += s.violations;
+    return n;
+  }
+
   boolean violated(Property p) {
     return slots.get(p).violations > 0;
   }

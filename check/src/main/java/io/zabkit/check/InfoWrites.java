@@ -25,6 +25,15 @@ final class InfoWrites {
   /** Invoked paths of ok sequential creates whose reply named a prefix under that path (the path was the parent). */
   private final java.util.Set<String> parentNamingInvocations = new java.util.HashSet<>();
   private int count;
+  /** Every indeterminate write and session end without a zxid, in history order, for the :placements map. */
+  private final List<Call> all = new ArrayList<>();
+  private final List<Call> forcedEnds = new ArrayList<>();
+  /**
+   * The end of a session that owns ephemerals and whose end the history never reports: a session may expire without
+   * its client ever learning it (ZooKeeper's programmer's guide: the cluster expires a session it has not heard
+   * from within the timeout; the client is told only if it reconnects). Only the search places these.
+   */
+  private final List<Call> implicitEnds = new ArrayList<>();
 
   /** Notes an ok sequential create whose invocation named its parent and whose reply named the prefix under it. */
   void noteCompleted(Call c) {
@@ -34,6 +43,7 @@ final class InfoWrites {
   }
 
   void add(Call c) {
+    all.add(c);
     if (c.kind == Call.Kind.SESSION_EXPIRED || c.kind == Call.Kind.CLOSE_SESSION) {
       if (c.session != null) unknownSessionEnds.putIfAbsent(c.session, c);
       return;
@@ -74,6 +84,71 @@ final class InfoWrites {
     if (c.kind == Call.Kind.CREATE) createsByParent.computeIfAbsent(ModelTree.parent(c.path), k -> new ArrayList<>()).add(c);
   }
 
+  /**
+   * Where this explanation put each indeterminate operation, keyed by the :index of its invocation (of its line for
+   * a completion-only session end): the zxid it was placed at, or {@link Result#ABSENT} when nothing needed it.
+   * One consumed to explain a version or sequence jump happened at a zxid this resolution does not name: left out.
+   */
+  java.util.Map<Long, Object> placements() {
+    java.util.Map<Long, Object> out = new java.util.TreeMap<>();
+    for (Call c : all) {
+      long z = c.multi == null ? c.resolvedZxid : c.multi.resolvedZxid;
+      if (c.zxid != null && isSessionEnd(c)) continue; // reported with its zxid: not indeterminate
+      if (z >= 0) out.put(c.key(), z);
+      else if (!consumed(c)) out.put(c.key(), Result.ABSENT);
+    }
+    return out;
+  }
+
+  /**
+   * The indeterminate writes the placement search may put at a slot: not consumed, replayable at a
+   * zxid (a path, or a multi of paths; a session end and a sequential create whose name is unknown are left out).
+   */
+  List<Call> placeable() {
+    List<Call> out = new ArrayList<>();
+    out.addAll(implicitEnds);
+    for (Call c : all) {
+      if (isSessionEnd(c)) {
+        // the first end reported for its session, without a zxid: its ephemerals go at the slot
+        if (c.session != null && unknownSessionEnds.get(c.session) == c && c.zxid == null) out.add(c);
+        continue;
+      }
+      if (c.invoke == null || c.prefixUnknown) continue;
+      if (c.kind != Call.Kind.MULTI && c.path == null) continue;
+      if (sequentialCreate(c)) continue; // its name comes from the parent's cversion at the slot: not modelled here
+      if (consumed(c)) continue;
+      out.add(c); // (one an observation placed may still be moved: first fit can pick the wrong observation)
+    }
+    return out;
+  }
+
+  private static boolean isSessionEnd(Call c) {
+    return c.kind == Call.Kind.SESSION_EXPIRED || c.kind == Call.Kind.CLOSE_SESSION;
+  }
+
+  /** Adds the unreported end of a session that owns ephemerals (see {@link #implicitEnds}); its key is negative. */
+  void addImplicitEnd(Call end) {
+    assert end.key() < 0 && isSessionEnd(end) : "an implicit end has no history line";
+    implicitEnds.add(end);
+  }
+
+  /** Session ends the search put at a slot: replayed in zxid order with the writes. */
+  void forEachForcedEnd(java.util.function.Consumer<Call> sink) {
+    forcedEnds.forEach(sink);
+  }
+
+  private static boolean sequentialCreate(Call c) {
+    if (c.kind == Call.Kind.CREATE && c.sequential()) return true;
+    if (c.subs != null) for (Call sub : c.subs) if (sub.kind == Call.Kind.CREATE && sub.sequential()) return true;
+    return false;
+  }
+
+  private static boolean consumed(Call c) {
+    if (c.infoConsumed) return true;
+    if (c.subs != null) for (Call sub : c.subs) if (sub.infoConsumed) return true;
+    return false;
+  }
+
   int size() {
     return count;
   }
@@ -104,7 +179,22 @@ final class InfoWrites {
 
   /** Places :info writes at the zxids that reads or watch events observed but no known write explains. */
   void resolve(Map<Long, Observation> observed, java.util.function.LongPredicate knownZxid) {
+    resolve(observed, knownZxid, Map.of());
+  }
+
+  /**
+   * As {@link #resolve(Map, java.util.function.LongPredicate)}, after first putting the writes the placement search
+   * chose ({@code forced}: invocation :index to zxid) at their slots.
+   */
+  void resolve(Map<Long, Observation> observed, java.util.function.LongPredicate knownZxid, Map<Long, Long> forced) {
     settle();
+    for (Call c : forced.isEmpty() ? List.<Call>of() : placeable()) {
+      Long z = forced.get(c.key());
+      if (z == null) continue;
+      c.resolvedZxid = z;
+      if (c.subs != null) for (Call sub : c.subs) sub.resolvedZxid = z;
+      if (isSessionEnd(c)) forcedEnds.add(c);
+    }
     if (count == 0) return;
     for (Map.Entry<Long, Observation> e : observed.entrySet()) {
       long z = e.getKey();
@@ -407,12 +497,12 @@ final class InfoWrites {
     long before = r.completeTime;
     if (r.kind == Call.Kind.GET_CHILDREN && exists) {
       List<Call> kids = byParent.get(r.path);
-      if (kids != null) for (Call c : kids) if (c.invokeTime < before) return true;
+      if (kids != null) for (Call c : kids) if (c.invokeTime < before && unplaced(c)) return true;
       // an ephemeral child whose owner's session ended at a zxid nobody reported
       for (Map.Entry<Long, Call> e : unknownSessionEnds.entrySet()) {
         Call end = e.getValue();
         if (end.invokeTime >= before) continue;
-        if (end.resolvedZxid >= 0 ? end.resolvedZxid > r.zxid
+        if (end.resolvedZxid >= 0 ? r.zxid == null || end.resolvedZxid > r.zxid
             : tree.ephemeralsOf(e.getKey()).stream().anyMatch(p -> ModelTree.parent(p).equals(r.path))) {
           return true;
         }
@@ -423,15 +513,20 @@ final class InfoWrites {
     if (!exists) {
       Call end = ephemeralOwner != 0 ? unknownSessionEnds.get(ephemeralOwner) : null;
       if (end != null && end.invokeTime < before) return true;
-      if (list != null) for (Call c : list) if (c.invokeTime < before && c.kind == Call.Kind.DELETE) return true;
+      if (list != null) for (Call c : list) if (c.invokeTime < before && c.kind == Call.Kind.DELETE && unplaced(c)) return true;
       return false;
     }
     if (list == null) return false;
     for (Call c : list) {
-      if (c.invokeTime >= before || c.kind == Call.Kind.DELETE) continue;
+      if (c.invokeTime >= before || c.kind == Call.Kind.DELETE || !unplaced(c)) continue;
       if (r.kind != Call.Kind.GET_DATA || Objects.equals(c.data, r.data)) return true;
     }
     return false;
+  }
+
+  /** A placed :info write is in the replay at its slot: it cannot also excuse a read that disagrees with the replay. */
+  private static boolean unplaced(Call c) {
+    return (c.multi == null ? c.resolvedZxid : c.multi.resolvedZxid) < 0;
   }
 
   private static boolean anyBefore(List<Call> list, long before) {

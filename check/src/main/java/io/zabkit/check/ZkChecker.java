@@ -55,19 +55,73 @@ public final class ZkChecker {
 
   /**
    * Checks the history. Throws IllegalArgumentException (or {@link History.BadLineException}) on a malformed
-   * history, naming the operation or line.
+   * history, naming the operation or line. When the first explanation (known writes at their zxids, :info writes
+   * placed where observations show them) leaves a violation, the {@link PlacementSearch} looks for slots for the
+   * :info writes that explain every observation; if its budget runs out first, the verdict is UNKNOWN, never VALID.
    */
   public Result check(History history) {
     long start = System.nanoTime();
+    Attempt first = attempt(history, Map.of(), true);
+    Attempt decided = new PlacementSearch(this, history, budget).explain(first);
+    Result r = decided == null
+        ? first.result(properties, System.nanoTime() - start, "the placement search ran out of budget (" + budget.describe() + ")")
+        : decided.result(properties, System.nanoTime() - start, null);
+    return r;
+  }
+
+  private PlacementSearch.Budget budget = PlacementSearch.Budget.DEFAULT;
+
+  /** Bounds the placement search (attempts and wall time); past it the verdict is UNKNOWN. */
+  public ZkChecker withBudget(PlacementSearch.Budget b) {
+    this.budget = b;
+    return this;
+  }
+
+  /** One explanation of the history: the writes the search forced into slots, and what the replay then found. */
+  static final class Attempt {
+    final Map<Long, Long> forced;
+    final Findings findings;
+    final long ops;
+    final long[] knownZxids; // sorted: the slots of known writes (an :info write's slot is the search's to choose)
+    final List<Call> placeable; // :info writes still without a slot
+    final WriteIndex completed; // known writes, for the real-time lower bound of a slot
+    final Map<Long, Object> placements;
+    final Map<Long, java.util.Set<String>> ephemeralsBySession;
+
+    Attempt(Map<Long, Long> forced, Findings findings, long ops, long[] knownZxids, List<Call> placeable, WriteIndex completed,
+        Map<Long, Object> placements, Map<Long, java.util.Set<String>> ephemeralsBySession) {
+      this.ephemeralsBySession = ephemeralsBySession;
+      this.forced = forced;
+      this.findings = findings;
+      this.ops = ops;
+      this.knownZxids = knownZxids;
+      this.placeable = placeable;
+      this.completed = completed;
+      this.placements = placements;
+    }
+
+    Result result(Set<Property> properties, long nanos, String undecided) {
+      return new Result(findings.verdicts(properties), ops, nanos, undecided, placements);
+    }
+  }
+
+  /** Runs the two passes once, with {@code forced} :info writes (invocation :index to zxid) put at their slots first. */
+  Attempt attempt(History history, Map<Long, Long> forced, boolean withProgress) {
     Findings findings = new Findings();
     InfoWrites info = new InfoWrites();
     SessionOrder fifo = new SessionOrder(findings);
     List<Call> writes = new ArrayList<>();
     Map<Long, InfoWrites.Observation> observed = new HashMap<>();
+    Map<Long, java.util.Set<String>> ephemerals = new HashMap<>();
+    java.util.Set<Long> ended = new java.util.HashSet<>();
 
-    long ops = new Pairer(n -> report("pass 1 (pairing, FifoClientOrder, collecting writes): " + n + " operations")).run(history, c -> {
+    long ops = new Pairer(n -> { if (withProgress) report("pass 1 (pairing, FifoClientOrder, collecting writes): " + n + " operations"); }).run(history, c -> {
       fifo.accept(c);
       info.noteCompleted(c);
+      if (isSessionEnd(c) && c.session != null) ended.add(c.session);
+      if (c.kind == Call.Kind.CREATE && c.outcome == Op.Type.OK && c.ephemeral() && c.session != null && c.path != null) {
+        ephemerals.computeIfAbsent(c.session, k -> new java.util.HashSet<>()).add(c.path);
+      }
       if (c.kind.isWrite()) {
         boolean placed = c.zxid != null && (c.outcome != Op.Type.INFO || c.kind == Call.Kind.SESSION_EXPIRED);
         if (placed) writes.add(c);
@@ -78,17 +132,27 @@ public final class ZkChecker {
     });
 
     writes.sort((a, b) -> Long.compare(a.effectiveZxid(), b.effectiveZxid()));
-    info.resolve(observed, z -> binaryHas(writes, z));
+    long implicitKey = -1;
+    for (Long session : new java.util.TreeSet<>(ephemerals.keySet())) {
+      if (ended.contains(session)) continue;
+      info.addImplicitEnd(new Call(null, new Op(implicitKey--, Op.Type.OK, Op.NEMESIS, "session-expired", null, Long.MAX_VALUE, session,
+          null, null, null, null, null, false)));
+    }
+    java.util.Set<Long> forcedSlots = new java.util.HashSet<>(forced.values());
+    info.resolve(observed, z -> binaryHas(writes, z) || forcedSlots.contains(z), forced); // (no first fit onto a forced slot)
     observed.clear();
+    WriteIndex completed = new WriteIndex(writes);
     List<Call> ordered = orderWrites(writes, history, info, findings);
     checkRealTime(ordered, findings);
-    report("replaying " + ordered.size() + " writes in zxid order (" + info.size() + " :info writes)");
+    if (withProgress) report("replaying " + ordered.size() + " writes in zxid order (" + info.size() + " :info writes)");
     ModelTree tree = new ModelTree(findings, info);
     for (Call w : ordered) tree.apply(w, w.effectiveZxid());
 
     ObservationChecks pass2 = new ObservationChecks(tree, new WriteIndex(ordered), info, findings);
-    new Pairer(n -> report("pass 2 (reads, sync, watches): " + n + " operations")).run(history, pass2::accept);
-    return new Result(findings.verdicts(properties), ops, System.nanoTime() - start);
+    new Pairer(n -> { if (withProgress) report("pass 2 (reads, sync, watches): " + n + " operations"); }).run(history, pass2::accept);
+    long[] known = new long[writes.size()];
+    for (int i = 0; i < known.length; i++) known[i] = writes.get(i).effectiveZxid();
+    return new Attempt(forced, findings, ops, known, info.placeable(), completed, info.placements(), ephemerals);
   }
 
   private static void observe(Call c, Map<Long, InfoWrites.Observation> observed) {
@@ -123,6 +187,10 @@ public final class ZkChecker {
     }
   }
 
+  static boolean binaryHas(long[] sorted, long z) {
+    return java.util.Arrays.binarySearch(sorted, z) >= 0;
+  }
+
   private static boolean binaryHas(List<Call> sorted, long z) {
     int lo = 0, hi = sorted.size() - 1;
     while (lo <= hi) {
@@ -140,6 +208,7 @@ public final class ZkChecker {
     List<Call> all = new ArrayList<>(writes.size());
     all.addAll(writes);
     info.forEachResolved(all::add);
+    info.forEachForcedEnd(all::add);
     all.sort((a, b) -> Long.compare(a.effectiveZxid(), b.effectiveZxid()));
     List<Call> out = new ArrayList<>(all.size());
     Call prev = null;
