@@ -56,6 +56,15 @@ final class Call {
   // Set by the replay for :info writes that later observations show took effect.
   long resolvedZxid = -1;
   boolean infoConsumed;
+  /**
+   * The exhaustive search decided this indeterminate operation never took effect: no rule may place, consume or
+   * excuse a read with it (see {@link ExhaustiveSearch}).
+   */
+  boolean forcedAbsent;
+  /** The search decided this operation (placed at a slot or {@link #forcedAbsent}): no rule may excuse a mismatch with it. */
+  boolean forced;
+  /** For an operation a replay rule consumed (or gave a sequence number): the zxid of the write whose outcome needed it, else -1. */
+  long consumedAt = -1;
   /** An :info create that filled a sequence-number gap of its parent: its cversion increment is already counted. */
   boolean numberTaken;
   /**

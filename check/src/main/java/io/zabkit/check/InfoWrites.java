@@ -15,6 +15,8 @@ import java.util.Objects;
 final class InfoWrites {
   /** An observation of a child change under its path (from a parent Stat's pzxid): an :info create or delete fits it. */
   static final String CHILD_CHANGE = "node-children-changed";
+  /** The value of a forced placement that says the operation never took effect. */
+  static final long FORCED_ABSENT = Long.MIN_VALUE;
 
   private final Map<String, List<Call>> byPath = new HashMap<>();
   private final Map<String, List<Call>> createsByParent = new HashMap<>();
@@ -25,6 +27,8 @@ final class InfoWrites {
   /** Invoked paths of ok sequential creates whose reply named a prefix under that path (the path was the parent). */
   private final java.util.Set<String> parentNamingInvocations = new java.util.HashSet<>();
   private int count;
+  /** The zxid of the write being replayed: where a rule that consumes an :info write needed it (a hint for the search). */
+  long replayZxid = -1;
   /** Every indeterminate write and session end without a zxid, in history order, for the :placements map. */
   private final List<Call> all = new ArrayList<>();
   private final List<Call> forcedEnds = new ArrayList<>();
@@ -115,9 +119,23 @@ final class InfoWrites {
       }
       if (c.invoke == null || c.prefixUnknown) continue;
       if (c.kind != Call.Kind.MULTI && c.path == null) continue;
-      if (sequentialCreate(c)) continue; // its name comes from the parent's cversion at the slot: not modelled here
+      // a sequential create is placeable too: the replay names its node from the parent's cversion at the slot
       if (consumed(c)) continue;
       out.add(c); // (one an observation placed may still be moved: first fit can pick the wrong observation)
+    }
+    return out;
+  }
+
+  /**
+   * The indeterminate operations {@link #placeable()} leaves out and the exhaustive search therefore cannot decide:
+   * sequential creates whose prefix is unknown (the client named only the parent), and writes without a path.
+   * Repeated reports of one session's end are not among them (the first one stands for the session).
+   */
+  List<Call> unplaceable() {
+    List<Call> out = new ArrayList<>();
+    for (Call c : all) {
+      if (isSessionEnd(c)) continue;
+      if (c.invoke == null || c.prefixUnknown || (c.kind != Call.Kind.MULTI && c.path == null)) out.add(c);
     }
     return out;
   }
@@ -172,9 +190,9 @@ final class InfoWrites {
   boolean pendingAround(Call w, String path, boolean ephemeralThere) {
     for (List<Call> list : java.util.Arrays.asList(byPath.get(path), byPath.get(ModelTree.parent(path)), byParent.get(path))) {
       if (list == null) continue;
-      for (Call c : list) if (c.resolvedZxid < 0 && !c.infoConsumed && c.invokeTime < w.completeTime && c.multi != w) return true;
+      for (Call c : list) if (c.resolvedZxid < 0 && !c.infoConsumed && !c.forced && c.invokeTime < w.completeTime && c.multi != w) return true;
     }
-    return ephemeralThere && !unknownSessionEnds.isEmpty(); // its owner's session may have ended unreported
+    return ephemeralThere && hasUnknownSessionEnds(); // its owner's session may have ended unreported
   }
 
   /** Places :info writes at the zxids that reads or watch events observed but no known write explains. */
@@ -191,6 +209,13 @@ final class InfoWrites {
     for (Call c : forced.isEmpty() ? List.<Call>of() : placeable()) {
       Long z = forced.get(c.key());
       if (z == null) continue;
+      c.forced = true;
+      if (c.subs != null) for (Call sub : c.subs) sub.forced = true;
+      if (z == FORCED_ABSENT) {
+        c.forcedAbsent = true;
+        if (c.subs != null) for (Call sub : c.subs) sub.forcedAbsent = true;
+        continue;
+      }
       c.resolvedZxid = z;
       if (c.subs != null) for (Call sub : c.subs) sub.resolvedZxid = z;
       if (isSessionEnd(c)) forcedEnds.add(c);
@@ -213,7 +238,7 @@ final class InfoWrites {
   private static boolean place(List<Call> candidates, Observation o, long z, boolean children, String named) {
     if (candidates == null) return false;
     for (Call c : candidates) {
-      if (c.resolvedZxid >= 0 || c.infoConsumed || c.invokeTime > o.completeTime) continue;
+      if (c.resolvedZxid >= 0 || c.infoConsumed || c.forcedAbsent || c.invokeTime > o.completeTime) continue;
       if (named != null ? !(c.kind == Call.Kind.CREATE && c.sequential() && c.multi == null) : !fits(c, o, children)) continue;
       c.resolvedZxid = z;
       c.namedPath = named;
@@ -252,21 +277,22 @@ final class InfoWrites {
   record Observation(String path, Object data, boolean creation, long completeTime, String event) {}
 
   private static boolean usable(Call c, long before, Call.Kind kind) {
-    return !c.infoConsumed && c.resolvedZxid < 0 && c.invokeTime < before && (kind == null || c.kind == kind);
+    return !c.infoConsumed && !c.forcedAbsent && c.resolvedZxid < 0 && c.invokeTime < before && (kind == null || c.kind == kind);
   }
 
   /** Any :info sequential create (consumed or not) invoked before {@code before}: it may name its node later. */
   private static Call anySequentialCreate(List<Call> list, long before) {
     if (list == null) return null;
-    for (Call c : list) if (c.resolvedZxid < 0 && c.invokeTime < before && c.kind == Call.Kind.CREATE && c.sequential()) return c;
+    for (Call c : list) if (c.resolvedZxid < 0 && !c.forcedAbsent && c.invokeTime < before && c.kind == Call.Kind.CREATE && c.sequential()) return c;
     return null;
   }
 
-  private static Call take(List<Call> list, long before, Call.Kind kind) {
+  private Call take(List<Call> list, long before, Call.Kind kind) {
     if (list == null) return null;
     for (Call c : list) {
       if (usable(c, before, kind)) {
         c.infoConsumed = true;
+        c.consumedAt = replayZxid;
         return c;
       }
     }
@@ -292,7 +318,10 @@ final class InfoWrites {
       if (pick == null) return null;
       chosen.add(pick);
     }
-    for (Call c : chosen) c.infoConsumed = true;
+    for (Call c : chosen) {
+      c.infoConsumed = true;
+      c.consumedAt = replayZxid;
+    }
     return chosen.isEmpty() ? null : chosen.get(chosen.size() - 1);
   }
 
@@ -311,6 +340,7 @@ final class InfoWrites {
     for (Call c : out) {
       c.numberTaken = true;
       c.numberBefore = before;
+      c.consumedAt = replayZxid;
       if (c.sequential()) c.infoConsumed = true;
     }
     return out;
@@ -341,7 +371,7 @@ final class InfoWrites {
   private boolean endUnknownSession(ModelTree tree, ModelTree.Snap node, long z, Call w) {
     if (!node.exists || node.ephemeralOwner == 0) return false;
     Call end = unknownSessionEnds.get(node.ephemeralOwner);
-    if (end == null || end.resolvedZxid >= 0) return false;
+    if (end == null || end.resolvedZxid >= 0 || end.forced) return false;
     // a close-session cannot take effect before it was invoked (an expiry event only says it happened by then)
     if (end.invoke != null && end.invokeTime >= w.completeTime) return false;
     end.resolvedZxid = z;
@@ -476,15 +506,15 @@ final class InfoWrites {
   boolean mayHaveDeleted(String path, long before) {
     List<Call> list = byPath.get(path);
     if (list == null) return false;
-    for (Call c : list) if (c.kind == Call.Kind.DELETE && c.resolvedZxid < 0 && !c.infoConsumed && c.invokeTime < before) return true;
+    for (Call c : list) if (c.kind == Call.Kind.DELETE && c.resolvedZxid < 0 && !c.infoConsumed && !c.forced && c.invokeTime < before) return true;
     return false;
   }
 
   /** True when an :info write on the path (or, for a child watch, under it) could have caused a watch event. */
   boolean mayExplainEvent(String path, boolean child, long before) {
-    if (!unknownSessionEnds.isEmpty()) return true; // an ephemeral may have gone at an unknown zxid
+    if (hasUnknownSessionEnds()) return true; // an ephemeral may have gone at an unknown zxid
     List<Call> list = child ? byParent.get(path) : byPath.get(path);
-    if (list != null) for (Call c : list) if (c.invokeTime < before) return true;
+    if (list != null) for (Call c : list) if (c.invokeTime < before && !c.forced) return true;
     return false;
   }
 
@@ -501,7 +531,7 @@ final class InfoWrites {
       // an ephemeral child whose owner's session ended at a zxid nobody reported
       for (Map.Entry<Long, Call> e : unknownSessionEnds.entrySet()) {
         Call end = e.getValue();
-        if (end.invokeTime >= before) continue;
+        if (end.invokeTime >= before || end.forced) continue;
         if (end.resolvedZxid >= 0 ? r.zxid == null || end.resolvedZxid > r.zxid
             : tree.ephemeralsOf(e.getKey()).stream().anyMatch(p -> ModelTree.parent(p).equals(r.path))) {
           return true;
@@ -512,7 +542,7 @@ final class InfoWrites {
     List<Call> list = byPath.get(r.path);
     if (!exists) {
       Call end = ephemeralOwner != 0 ? unknownSessionEnds.get(ephemeralOwner) : null;
-      if (end != null && end.invokeTime < before) return true;
+      if (end != null && !end.forced && end.invokeTime < before) return true;
       if (list != null) for (Call c : list) if (c.invokeTime < before && c.kind == Call.Kind.DELETE && unplaced(c)) return true;
       return false;
     }
@@ -526,6 +556,7 @@ final class InfoWrites {
 
   /** A placed :info write is in the replay at its slot: it cannot also excuse a read that disagrees with the replay. */
   private static boolean unplaced(Call c) {
+    if (c.forced) return false; // decided by the search: in the replay at its slot, or never took effect
     return (c.multi == null ? c.resolvedZxid : c.multi.resolvedZxid) < 0;
   }
 
@@ -537,6 +568,7 @@ final class InfoWrites {
 
   /** Sessions whose end was reported without a zxid (for children checks). */
   boolean hasUnknownSessionEnds() {
-    return !unknownSessionEnds.isEmpty();
+    for (Call end : unknownSessionEnds.values()) if (!end.forced) return true;
+    return false;
   }
 }

@@ -36,8 +36,9 @@ public record Result(List<Verdict> verdicts, long operations, long elapsedNanos,
    * one property checked something. A history with nothing checkable is UNKNOWN, never VALID.
    */
   public Status status() {
+    if (!failed().isEmpty()) return Status.INVALID; // confirmed by a complete search: no placement explains it
     if (undecided != null) return Status.UNKNOWN; // its violations are only those no placement tried so far explains
-    if (!failed().isEmpty()) return Status.INVALID;
+    if (verdicts.stream().anyMatch(v -> v.status() == Verdict.Status.UNKNOWN)) return Status.UNKNOWN;
     return verdicts.stream().anyMatch(v -> v.status() == Verdict.Status.OK) ? Status.VALID : Status.UNKNOWN;
   }
 
@@ -53,7 +54,7 @@ public record Result(List<Verdict> verdicts, long operations, long elapsedNanos,
 
   public List<Property> failed() {
     List<Property> out = new ArrayList<>();
-    for (Verdict v : verdicts) if (!v.valid()) out.add(v.property());
+    for (Verdict v : verdicts) if (v.status() == Verdict.Status.VIOLATED) out.add(v.property());
     return out;
   }
 
@@ -72,6 +73,7 @@ public record Result(List<Verdict> verdicts, long operations, long elapsedNanos,
     for (Verdict v : verdicts) {
       String note = switch (v.status()) {
         case VIOLATED -> v.explanation();
+        case UNKNOWN -> "undecided (" + v.undecided() + "): " + v.explanation();
         case NOT_APPLICABLE -> "nothing in the history could be checked for it";
         case OK -> "";
       };
@@ -104,7 +106,8 @@ public record Result(List<Verdict> verdicts, long operations, long elapsedNanos,
     m.put(Keyword.of("failures"), failed);
     for (Verdict v : verdicts) {
       Map<Object, Object> r = new LinkedHashMap<>();
-      r.put(Keyword.of("valid?"), validity(v.status() != Verdict.Status.NOT_APPLICABLE, v.valid()));
+      r.put(Keyword.of("valid?"), validity(v.status() == Verdict.Status.OK || v.status() == Verdict.Status.VIOLATED, v.valid()));
+      if (v.undecided() != null) r.put(Keyword.of("unknown-reason"), v.undecided());
       r.put(Keyword.of("count"), v.checked());
       r.put(Keyword.of("violations"), v.violations());
       if (!v.valid()) {

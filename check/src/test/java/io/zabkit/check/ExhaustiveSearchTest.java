@@ -9,7 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The placement search: it moves :info writes that first fit put in the wrong slot, and it never guesses VALID. */
-class PlacementSearchTest {
+class ExhaustiveSearchTest {
   /**
    * An :info delete of /p/c and an :info create of /p/d are both candidates for the child change that the parent's
    * pzxid 6 shows; first fit gives it to the delete, which then cannot explain the :no-node at zxid 4. The only
@@ -36,20 +36,21 @@ class PlacementSearchTest {
     return ops;
   }
 
-  private static Result check(String lines, PlacementSearch.Budget budget) {
+  private static Result check(String lines, ExhaustiveSearch.Budget budget) {
     return new ZkChecker().withBudget(budget).check(History.of(ops(lines)));
   }
 
   @Test
   void aWriteFirstFitMisplacedIsMovedToTheSlotThatExplainsEverything() {
-    Result r = check(MOVED, PlacementSearch.Budget.DEFAULT);
+    Result r = check(MOVED, ExhaustiveSearch.Budget.DEFAULT);
     assertEquals(Result.Status.VALID, r.status(), r.table());
     assertEquals(Map.of(4L, 3L, 5L, 6L), r.placements(), "the delete at the free slot 3, the create at the pzxid 6");
   }
 
   @Test
   void outOfBudgetIsUnknownNeverValid() {
-    Result r = check(MOVED, new PlacementSearch.Budget(0, 60_000));
+    Result r = new ZkChecker().withBudget(new ExhaustiveSearch.Budget(0, 60_000))
+        .check(History.of(ops(MOVED)));
     assertEquals(Result.Status.UNKNOWN, r.status(), r.table());
     assertNotNull(r.undecided());
   }
@@ -58,11 +59,11 @@ class PlacementSearchTest {
   void whenNoPlacementExplainsTheViolationStands() {
     // without the :info create of /p/d, nothing can have created the child the parent lists
     String noCreate = MOVED.lines().filter(l -> !l.contains("\"/p/d\"")).reduce("", (a, b) -> a + b + "\n");
-    assertEquals(List.of(Property.LinearizableWrites), check(noCreate, PlacementSearch.Budget.DEFAULT).failed());
+    assertEquals(List.of(Property.LinearizableWrites), check(noCreate, ExhaustiveSearch.Budget.DEFAULT).failed());
     // a delete invoked only after the :no-node was returned cannot explain it
     String late = MOVED.replace(":f :delete :path \"/p/c\" :version -1 :time 10}", ":f :delete :path \"/p/c\" :version -1 :time 16}")
         .replace(":f :delete :path \"/p/c\" :version -1 :time 11 ", ":f :delete :path \"/p/c\" :version -1 :time 17 ");
-    assertEquals(List.of(Property.LinearizableWrites), check(late, PlacementSearch.Budget.DEFAULT).failed());
+    assertEquals(List.of(Property.LinearizableWrites), check(late, ExhaustiveSearch.Budget.DEFAULT).failed());
   }
 
   /** Session 2's ephemeral /e goes at zxid 3, as session 1's watch shows; the history never reports session 2's end. */
@@ -76,7 +77,7 @@ class PlacementSearchTest {
 
   @Test
   void aSessionMayExpireWithoutTheHistoryReportingIt() {
-    Result r = check(UNREPORTED_END, PlacementSearch.Budget.DEFAULT);
+    Result r = check(UNREPORTED_END, ExhaustiveSearch.Budget.DEFAULT);
     assertEquals(Result.Status.VALID, r.status(), r.table());
     assertEquals(Map.of(), r.placements(), "an unreported end has no :index to name it");
   }
@@ -87,12 +88,12 @@ class PlacementSearchTest {
         {:type :invoke :process 2 :session 2 :f :create :path "/f" :value {:data "f" :mode :ephemeral} :time 6}
         {:type :ok :process 2 :session 2 :f :create :path "/f" :value {:data "f" :mode :ephemeral :created-path "/f"} :time 7 :zxid 4}
         """;
-    assertEquals(Result.Status.INVALID, check(aliveLater, PlacementSearch.Budget.DEFAULT).status());
+    assertEquals(Result.Status.INVALID, check(aliveLater, ExhaustiveSearch.Budget.DEFAULT).status());
     String otherOwner = UNREPORTED_END.replace(":session 2 :f :create", ":session 3 :f :create").replace(":ephemeral-owner 2", ":ephemeral-owner 3")
         + """
         {:type :invoke :process 2 :session 2 :f :create :path "/g" :value {:data "g" :mode :ephemeral} :time 6}
         {:type :ok :process 2 :session 2 :f :create :path "/g" :value {:data "g" :mode :ephemeral :created-path "/g"} :time 7 :zxid 4}
         """;
-    assertEquals(Result.Status.VALID, check(otherOwner, PlacementSearch.Budget.DEFAULT).status(), "session 3's end explains it");
+    assertEquals(Result.Status.VALID, check(otherOwner, ExhaustiveSearch.Budget.DEFAULT).status(), "session 3's end explains it");
   }
 }

@@ -1,0 +1,493 @@
+package io.zabkit.check;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Decides a violation of the first explanation by a complete search over the placements of the indeterminate
+ * operations it could depend on. The only source of INVALID: a violation is CONFIRMED when every placement of
+ * those operations has been ruled out; EXPLAINED when one placement removes every violation on its paths;
+ * UNDECIDED (reported :unknown) when the budget ran out or an operation cannot be placed by this search.
+ *
+ * <p>The reduction, and why each step is sound (nothing that could explain the history is skipped):
+ * <ol>
+ * <li><b>Locality.</b> The paths S of a violation's witness are closed under "an indeterminate operation touches a
+ * path of S": its own path, its parent for a create or delete, a node whose parent it creates or deletes, the
+ * ephemerals of a session end. The operations so collected are R. Every check of the replay reads the model state
+ * of the paths its witness names and of their parents, so a violation whose witness paths and their parents all lie in
+ * S (an S-local violation) depends on
+ * the placement of R alone: an operation outside R changes no state on S. A placement of R under which an S-local
+ * violation remains therefore leaves it under every placement of the other operations.</li>
+ * <li><b>Slots.</b> An indeterminate operation never took effect, or took effect at one free zxid (no known write
+ * has it) above its floor: the largest zxid any operation that completed before it was invoked had seen (a
+ * write's own, or a read's, a sync's, an event's: that zxid was committed before the invocation, and the leader
+ * numbers later proposals higher). The points are every zxid an observation on S names (reply zxids, Stat
+ * czxid/mzxid/pzxid, event zxids, known writes on S; every zxid of the history when S has a read without a zxid,
+ * whose window the replay takes from all writes) and the floors. Two free zxids between the same consecutive points
+ * are interchangeable: no check on S compares a zxid strictly between points, so moving an operation inside such a
+ * gap (keeping its order with the other operations in the gap) changes no S-local check. A free point is its own
+ * slot. The search therefore tries, per operation: never, each free point above its floor, each gap above its floor
+ * (with every order of the operations sharing a gap).</li>
+ * <li><b>Sweep and pruning.</b> Slots are decided in zxid order. After the slots up to point p are decided, the
+ * replay runs with the undecided operations absent; a LinearizableWrites or SequentialUniqueness violation on S
+ * whose witness operations all have zxids at most p is fixed already (the state at a zxid at most p contains only
+ * operations at or below it, all decided), so the branch is cut. Every other violation is judged at the leaves
+ * only.</li>
+ * </ol>
+ */
+public final class ExhaustiveSearch {
+  /** How much one history's confirmations may cost: replays and wall time over all violations. */
+  public record Budget(int replays, long wallMillis) {
+    public static final Budget DEFAULT = new Budget(20_000, 60_000);
+
+    public Budget {
+      if (replays < 0 || wallMillis < 0) throw new IllegalArgumentException("a budget is not negative");
+    }
+  }
+
+  enum Outcome { CONFIRMED, EXPLAINED, UNDECIDED }
+
+  /** The decision on one group of violations (those sharing a closure S). */
+  record Decision(Outcome outcome, Findings.Found violation, String reason, long replays, Map<Long, Long> placement, Set<String> paths) {}
+
+  private static final Set<Property> SESSION_BOUND = Set.of(Property.WatchOrdering, Property.EphemeralLifetime);
+  private static final Set<Property> PRUNABLE = Set.of(Property.LinearizableWrites, Property.SequentialUniqueness);
+  /** Violations searched per history (each costs a search); the rest stay undecided. */
+  private static final boolean DEBUG = System.getenv("ZK_CHECK_DEBUG_SEARCH") != null;
+  private static final int ROUNDS_MAX = 1000;
+
+  private final ZkChecker checker;
+  private final History history;
+  private final Budget budget;
+  private long deadlineNanos;
+  /** The placement of every indeterminate operation outside the group being searched. */
+  private Map<Long, Long> base = Map.of();
+  private int replays;
+
+  private static final class OutOfBudget extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    OutOfBudget() {
+      super(null, null, false, false);
+    }
+  }
+
+  ExhaustiveSearch(ZkChecker checker, History history, Budget budget) {
+    this.checker = checker;
+    this.history = history;
+    this.budget = budget;
+  }
+
+  /** The placement the searched groups' explanations add up to (each group started from the previous one's). */
+  Map<Long, Long> base() {
+    return base;
+  }
+
+  int replays() {
+    return replays;
+  }
+
+  /** Facts of the history the search needs: observations by path, floors, ephemeral owners. */
+  private static final class Facts {
+    final Map<String, List<Long>> pointsByPath = new HashMap<>();
+    final List<Long> allPoints = new ArrayList<>();
+    final Set<String> zxidlessReadPaths = new HashSet<>();
+    final List<long[]> seen = new ArrayList<>(); // {completion time, zxid} of operations that completed with a zxid
+    final Map<Long, Set<String>> ephemeralsBySession = new HashMap<>();
+    long[] seenTimes;
+    long[] seenMaxZxid;
+
+    void add(Call c) {
+      if (c.subs != null) for (Call sub : c.subs) addObservation(sub, c.zxid);
+      addObservation(c, c.zxid);
+      if (c.zxid != null && c.outcome != Op.Type.INFO && c.completeTime != Call.NEVER) seen.add(new long[] {c.completeTime, c.zxid});
+      if (c.kind == Call.Kind.CREATE && c.ephemeral() && c.session != null && c.outcome != Op.Type.FAIL) {
+        for (String p : pathsOf(c)) ephemeralsBySession.computeIfAbsent(c.session, k -> new HashSet<>()).add(p);
+      }
+      if (c.kind.isRead() && c.outcome == Op.Type.OK && c.zxid == null && c.path != null) zxidlessReadPaths.add(c.path);
+    }
+
+    private void addObservation(Call c, Long zxid) {
+      List<Long> zs = new ArrayList<>(4);
+      if (zxid != null) zs.add(zxid);
+      if (c.stat != null) {
+        if (c.stat.czxid() != null) zs.add(c.stat.czxid());
+        if (c.stat.mzxid() != null) zs.add(c.stat.mzxid());
+        if (c.stat.pzxid() != null) zs.add(c.stat.pzxid());
+      }
+      if (zs.isEmpty()) return;
+      allPoints.addAll(zs);
+      for (String p : pathsOf(c)) pointsByPath.computeIfAbsent(p, k -> new ArrayList<>()).addAll(zs);
+    }
+
+    void index() {
+      seen.sort(Comparator.comparingLong(a -> a[0]));
+      seenTimes = new long[seen.size()];
+      seenMaxZxid = new long[seen.size()];
+      long max = 0;
+      for (int i = 0; i < seen.size(); i++) {
+        seenTimes[i] = seen.get(i)[0];
+        max = Math.max(max, seen.get(i)[1]);
+        seenMaxZxid[i] = max;
+      }
+    }
+
+    /** The largest zxid seen by an operation that completed strictly before {@code time}; 0 when none. */
+    long floor(long time) {
+      int i = Arrays.binarySearch(seenTimes, time);
+      if (i < 0) i = -i - 1;
+      else while (i > 0 && seenTimes[i - 1] == time) i--;
+      return i == 0 ? 0 : seenMaxZxid[i - 1];
+    }
+  }
+
+  static Set<String> pathsOf(Call c) {
+    Set<String> out = new HashSet<>();
+    if (c.path != null) out.add(c.path);
+    if (c.createdPath != null) out.add(c.createdPath);
+    if (c.subs != null) for (Call s : c.subs) out.addAll(pathsOf(s));
+    return out;
+  }
+
+  private static boolean isSessionEnd(Call c) {
+    return c.kind == Call.Kind.SESSION_EXPIRED || c.kind == Call.Kind.CLOSE_SESSION;
+  }
+
+  private static boolean changesChildren(Call c) {
+    return c.kind == Call.Kind.CREATE || c.kind == Call.Kind.DELETE;
+  }
+
+  /** The paths whose state an indeterminate operation can change, or whose state decides what it does. */
+  private static Set<String> touched(Call c, Facts facts) {
+    Set<String> out = new HashSet<>();
+    if (isSessionEnd(c)) {
+      for (String e : facts.ephemeralsBySession.getOrDefault(c.session, Set.of())) {
+        out.add(e);
+        out.add(ModelTree.parent(e));
+      }
+      return out;
+    }
+    List<Call> parts = c.subs != null ? c.subs : List.of(c);
+    for (Call s : parts) {
+      if (s.path == null) continue;
+      out.add(s.path);
+      if (changesChildren(s)) out.add(ModelTree.parent(s.path)); // cversion, pzxid, children; the parent must exist
+    }
+    return out;
+  }
+
+  /** Decides every group of the first explanation's violations. */
+  List<Decision> decide(ZkChecker.Attempt first, Map<Long, Long> proposed) {
+    this.base = proposed;
+    deadlineNanos = System.nanoTime() + budget.wallMillis() * 1_000_000;
+    Facts facts = new Facts();
+    new Pairer().run(history, facts::add);
+    for (Call c : first.indeterminate) {
+      if (c.kind == Call.Kind.CREATE && c.ephemeral() && c.session != null && c.path != null) {
+        facts.ephemeralsBySession.computeIfAbsent(c.session, k -> new HashSet<>()).add(c.path);
+      }
+    }
+    facts.index();
+    List<Decision> out = new ArrayList<>();
+    Set<String> settled = new HashSet<>(); // violations decided CONFIRMED or UNDECIDED: not searched again
+    Map<Set<String>, Decision> confirmedGroups = new HashMap<>();
+    ZkChecker.Attempt cur = first;
+    for (int round = 0; round < ROUNDS_MAX; round++) {
+      Findings.Found f = null;
+      for (Findings.Found g : cur.findings.kept()) {
+        if (!settled.contains(identity(g))) {
+          f = g;
+          break;
+        }
+      }
+      if (f == null) break;
+      Decision d = decideOne(f, cur, facts, confirmedGroups);
+      out.add(d);
+      if (DEBUG) System.err.println("search: " + d.outcome() + " " + identity(f) + " " + f.explanation() + " S=" + d.paths() + " replays=" + d.replays() + " " + (d.reason() == null ? "" : d.reason()));
+      if (d.outcome() == Outcome.EXPLAINED) {
+        spend();
+        cur = checker.attempt(history, base, false); // the next violation is one this explanation leaves
+        if (DEBUG) System.err.println("search: after it " + cur.findings.total() + " violations");
+      } else {
+        settled.add(identity(f));
+        if (d.outcome() == Outcome.CONFIRMED) confirmedGroups.putIfAbsent(d.paths(), d);
+      }
+    }
+    return out;
+  }
+
+  /** A violation's identity across replays: its property and the :index of its witness operations. */
+  private static String identity(Findings.Found f) {
+    StringBuilder b = new StringBuilder(f.property().name());
+    f.witness().stream().mapToLong(Call::key).sorted().forEach(k -> b.append(' ').append(k));
+    return b.toString();
+  }
+
+  private Decision decideOne(Findings.Found f, ZkChecker.Attempt cur, Facts facts, Map<Set<String>, Decision> confirmedGroups) {
+    if (System.nanoTime() > deadlineNanos) {
+      return new Decision(Outcome.UNDECIDED, f, "the search's wall-time budget (" + budget.wallMillis() / 1000 + " s) ran out before this violation", 0, Map.of(), Set.of());
+    }
+    Set<String> w = new TreeSet<>();
+    for (Call c : f.witness()) w.addAll(pathsOf(c));
+    if (w.isEmpty()) {
+      return new Decision(Outcome.UNDECIDED, f, "its witness names no path, so no search can tie it to the operations that decide it", 0, Map.of(), w);
+    }
+    Set<String> s = new TreeSet<>(w);
+    for (String p : w) s.add(ModelTree.parent(p)); // a check of a create or a child list reads the parent
+    List<Call> r = closure(s, f, cur, facts);
+    Decision known = confirmedGroups.get(s);
+    if (known != null) return new Decision(Outcome.CONFIRMED, f, null, 0, Map.of(), s); // every placement of R(S) was ruled out already
+    return decideGroup(f, s, r, cur, facts);
+  }
+
+  /** Grows S to its closure and returns R, the indeterminate operations that touch it. */
+  private static List<Call> closure(Set<String> s, Findings.Found f, ZkChecker.Attempt first, Facts facts) {
+    Set<Long> sessions = new HashSet<>();
+    for (Call c : f.witness()) if (c.session != null) sessions.add(c.session);
+    List<Call> r = new ArrayList<>();
+    Set<Call> in = new HashSet<>();
+    boolean grew = true;
+    while (grew) {
+      grew = false;
+      for (Call c : first.indeterminate) {
+        if (in.contains(c)) continue;
+        Set<String> t = touched(c, facts);
+        // a session end also decides what the session's watches may still receive and what it may still create
+        boolean relevant = t.stream().anyMatch(s::contains) || (isSessionEnd(c) && sessions.contains(c.session) && SESSION_BOUND.contains(f.property()));
+        if (!relevant) {
+          // a create or delete of a node's parent decides whether the node can exist
+          for (String p : s) if (changesChildren(c) && c.path != null && c.path.equals(ModelTree.parent(p))) relevant = true;
+        }
+        if (!relevant) continue;
+        in.add(c);
+        r.add(c);
+        if (s.addAll(t)) grew = true;
+        if (c.path != null && s.add(c.path)) grew = true;
+      }
+    }
+    return r;
+  }
+
+  private Decision decideGroup(Findings.Found f, Set<String> s, List<Call> r, ZkChecker.Attempt first, Facts facts) {
+    for (Call u : first.unplaceable) {
+      boolean touches = u.path == null || touched(u, facts).stream().anyMatch(s::contains)
+          || s.stream().anyMatch(p -> ModelTree.parent(p).equals(u.path));
+      if (touches) {
+        return new Decision(Outcome.UNDECIDED, f, "indeterminate operation #" + u.key() + " (" + u.kind + " " + u.path
+            + ") touches its paths and this search cannot place it (a sequential create invoked with its parent's path)", 0, Map.of(), s);
+      }
+    }
+    Sweep sweep = new Sweep(f, s, r, first, facts);
+    try {
+      Map<Long, Long> found = sweep.run();
+      if (found != null) {
+        base = found; // later groups start from this group's explanation (and keep clear of its slots)
+        return new Decision(Outcome.EXPLAINED, f, null, sweep.replays, found, s);
+      }
+      return new Decision(Outcome.CONFIRMED, f, null, sweep.replays, Map.of(), s);
+    } catch (OutOfBudget e) {
+      return new Decision(Outcome.UNDECIDED, f, "the exhaustive search over " + r.size() + " indeterminate operations on " + s
+          + " ran out of budget (" + budget.replays() + " replays or " + budget.wallMillis() / 1000 + " s per history)", sweep.replays, Map.of(), s);
+    }
+  }
+
+  private void spend() {
+    if (++replays > budget.replays() || System.nanoTime() > deadlineNanos) throw new OutOfBudget();
+  }
+
+  /** One group's sweep over the slots in zxid order (see the class comment, step 3). */
+  private final class Sweep {
+    final Findings.Found target;
+    final Set<String> s;
+    final List<Call> ops;
+    final long[] floors;
+    final long[] baseZ; // where the base placement has each operation (FORCED_ABSENT: nowhere), tried first
+    final long[] points; // sorted, distinct
+    final long[] known; // every known write's zxid, sorted
+    final ZkChecker.Attempt first;
+    final Map<Map<Long, Long>, long[]> cache = new HashMap<>(); // forced placement -> {first determined violation zxid, S-local violations}
+    final Map<Long, Long> placed = new LinkedHashMap<>();
+    /** zxid -> key of an operation outside R that the base placement put there (evicted when an R operation needs the slot). */
+    final Map<Long, Long> occupied = new HashMap<>();
+    final boolean[] isPlaced;
+    long replays;
+
+    Sweep(Findings.Found target, Set<String> s, List<Call> ops, ZkChecker.Attempt first, Facts facts) {
+      this.target = target;
+      this.s = s;
+      this.ops = ops;
+      this.first = first;
+      this.known = first.knownZxids;
+      this.floors = new long[ops.size()];
+      this.baseZ = new long[ops.size()];
+      for (int k = 0; k < ops.size(); k++) baseZ[k] = base.getOrDefault(ops.get(k).key(), InfoWrites.FORCED_ABSENT);
+      this.isPlaced = new boolean[ops.size()];
+      TreeSet<Long> pts = new TreeSet<>();
+      boolean global = s.stream().anyMatch(facts.zxidlessReadPaths::contains);
+      if (global) {
+        pts.addAll(facts.allPoints);
+        for (long z : known) pts.add(z);
+      } else {
+        for (String p : s) pts.addAll(facts.pointsByPath.getOrDefault(p, List.of()));
+      }
+      for (int i = 0; i < ops.size(); i++) {
+        Call c = ops.get(i);
+        floors[i] = c.invoke == null ? 0 : facts.floor(c.invokeTime);
+        pts.add(floors[i]);
+      }
+      pts.add(0L);
+      points = pts.stream().mapToLong(Long::longValue).toArray();
+      Set<Long> inR = new HashSet<>();
+      for (Call c : ops) inR.add(c.key());
+      for (Map.Entry<Long, Long> e : base.entrySet()) {
+        if (!inR.contains(e.getKey()) && e.getValue() != InfoWrites.FORCED_ABSENT) occupied.put(e.getValue(), e.getKey());
+      }
+      assert points.length > 0 && points[0] == 0 : "the sweep starts below every slot";
+    }
+
+    /** A placement of every operation in R that leaves no violation on S, or null when every placement was ruled out. */
+    Map<Long, Long> run() {
+      if (ops.isEmpty()) {
+        // nothing indeterminate touches S: the first explanation's replay is the only one, and it has the violation
+        return null;
+      }
+      return gap(0, points[0]);
+    }
+
+    private boolean free(long z) {
+      return (z & 0xffffffffL) != 0 && Arrays.binarySearch(known, z) < 0;
+    }
+
+    /** Decides gap (points[i], points[i+1]): place zero or more operations there (in every order), then move on. */
+    private Map<Long, Long> gap(int i, long lastUsed) {
+      long hi = i + 1 < points.length ? points[i + 1] : Long.MAX_VALUE;
+      long next = nextFree(lastUsed, hi);
+      // the base placement first (operations it put in this gap), then moving on, then every other operation here
+      for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; next >= 0 && k < ops.size(); k++) {
+          if (isPlaced[k] || floors[k] > points[i]) continue;
+          boolean preferred = baseZ[k] > points[i] && baseZ[k] < hi;
+          if (preferred != (pass == 0)) continue;
+          place(k, next);
+          Map<Long, Long> found = gap(i, next);
+          unplace(k, next);
+          if (found != null) return found;
+        }
+        if (pass == 0) {
+          Map<Long, Long> found = i + 1 >= points.length ? leaf() : pin(i + 1);
+          if (found != null) return found;
+        }
+      }
+      return null;
+    }
+
+    /** Decides point points[i]: when free, place none or one operation exactly there; then cut or go on. */
+    private Map<Long, Long> pin(int i) {
+      long p = points[i];
+      // the base placement first (the operation it put exactly here), then nothing here, then every other operation
+      for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; free(p) && k < ops.size(); k++) {
+          if (isPlaced[k] || floors[k] >= p || (baseZ[k] == p) != (pass == 0)) continue;
+          place(k, p);
+          Map<Long, Long> found = cutAt(p) ? null : gap(i, p);
+          unplace(k, p);
+          if (found != null) return found;
+        }
+        if (pass == 0 && !cutAt(p)) {
+          Map<Long, Long> found = gap(i, p);
+          if (found != null) return found;
+        }
+      }
+      return null;
+    }
+
+    /**
+     * The smallest free zxid above {@code after} and below {@code hi} that no operation outside R holds, else the
+     * smallest free one (its holder is evicted: it lies outside S, so no S-local check sees the difference), or -1.
+     */
+    private long nextFree(long after, long hi) {
+      long held = -1;
+      for (long z = after + 1, n = 0; z < hi && n < 100_000; z++, n++) {
+        if (!free(z)) continue;
+        if (!occupied.containsKey(z)) return z;
+        if (held < 0) held = z;
+      }
+      return held;
+    }
+
+    private void place(int k, long z) {
+      isPlaced[k] = true;
+      placed.put(ops.get(k).key(), z);
+    }
+
+    private void unplace(int k, long z) {
+      isPlaced[k] = false;
+      Long was = placed.remove(ops.get(k).key());
+      assert was != null && was == z : "unplace undoes the last place";
+    }
+
+    /** The current placement: every decided operation at its zxid, every other one absent. */
+    private Map<Long, Long> forced() {
+      Map<Long, Long> m = new java.util.TreeMap<>(base);
+      for (Call c : ops) m.put(c.key(), placed.getOrDefault(c.key(), InfoWrites.FORCED_ABSENT));
+      for (long z : placed.values()) {
+        Long holder = occupied.get(z);
+        if (holder != null) m.put(holder, InfoWrites.FORCED_ABSENT); // outside S: never took effect, for this replay
+      }
+      return m;
+    }
+
+    /** {first zxid at which an S-local violation is fixed (Long.MAX_VALUE if none), S-local violations (any)}. */
+    private long[] evaluate() {
+      Map<Long, Long> m = forced();
+      long[] hit = cache.get(m);
+      if (hit != null) return hit;
+      spend();
+      replays++;
+      ZkChecker.Attempt a = checker.attempt(history, m, false);
+      long fixedAt = Long.MAX_VALUE;
+      long local = 0;
+      for (Findings.Found g : a.findings.kept()) {
+        Set<String> w = new HashSet<>();
+        for (Call c : g.witness()) w.addAll(pathsOf(c));
+        if (w.isEmpty() || !s.containsAll(w) || !w.stream().allMatch(p -> s.contains(ModelTree.parent(p)))) continue;
+        local++;
+        if (PRUNABLE.contains(g.property())) fixedAt = Math.min(fixedAt, determinedAt(g));
+      }
+      // past the cap, an unseen violation may be local: such a replay explains nothing (it is never a leaf's answer)
+      if (a.findings.overflowed() && local == 0) local = 1;
+      hit = new long[] {fixedAt, local};
+      cache.put(m, hit);
+      return hit;
+    }
+
+    private boolean cutAt(long p) {
+      return evaluate()[0] <= p;
+    }
+
+    private Map<Long, Long> leaf() {
+      if (DEBUG) System.err.println("search: leaf " + placed + " -> " + Arrays.toString(evaluate()));
+      if (evaluate()[1] != 0) return null;
+      return forced();
+    }
+  }
+
+  /** The largest zxid among a violation's witness operations, or Long.MAX_VALUE when one of them has none. */
+  private static long determinedAt(Findings.Found g) {
+    long max = 0;
+    for (Call c : g.witness()) {
+      long z = c.kind.isWrite() ? c.effectiveZxid() : (c.zxid == null ? -1 : c.zxid);
+      if (z < 0) return Long.MAX_VALUE;
+      max = Math.max(max, z);
+    }
+    return max;
+  }
+}
