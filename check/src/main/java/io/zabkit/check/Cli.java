@@ -51,6 +51,10 @@ public final class Cli implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "FILE", description = "summary file (default: zk-check.edn beside history.edn, NAME.zk-check.edn beside NAME.edn)")
   Path out;
 
+  @Option(names = "--search-seconds", paramLabel = "S", defaultValue = "${env:ZK_CHECK_SEARCH_SECONDS:-60}",
+      description = "wall-time budget of the exhaustive search per history (default ${DEFAULT-VALUE}; env ZK_CHECK_SEARCH_SECONDS); past it a violation is :unknown")
+  long searchSeconds;
+
   public static void main(String[] args) {
     System.exit(run(args));
   }
@@ -78,7 +82,8 @@ public final class Cli implements Callable<Integer> {
   public Integer call() {
     if (history == null) throw new UsageException("no history given (zk-check --help)");
     Set<Property> wanted = properties == null || properties.isEmpty() ? EnumSet.allOf(Property.class) : EnumSet.copyOf(properties);
-    return check(history, wanted, quiet, out == null ? resultsPath(history) : out);
+    if (searchSeconds <= 0) throw new UsageException("--search-seconds must be positive, got " + searchSeconds);
+    return check(history, wanted, quiet, out == null ? resultsPath(history) : out, searchSeconds);
   }
 
   static final class UsageException extends RuntimeException {
@@ -162,9 +167,10 @@ public final class Cli implements Callable<Integer> {
     }
   }
 
-  static int check(Path history, Set<Property> wanted, boolean quiet, Path results) {
+  static int check(Path history, Set<Property> wanted, boolean quiet, Path results, long searchSeconds) {
     refuseToOverwrite(history, results);
-    Result r = new ZkChecker(wanted).withProgress(m -> System.err.println("zk-check: " + m)).check(History.file(history));
+    Result r = new ZkChecker(wanted).withBudget(new ExhaustiveSearch.Budget(ExhaustiveSearch.Budget.DEFAULT.replays(), searchSeconds * 1000))
+        .withProgress(m -> System.err.println("zk-check: " + m)).check(History.file(history));
     writeResults(r, results);
     if (!quiet || r.status() != Result.Status.VALID) System.out.print(r.table());
     System.out.println("results: " + results);

@@ -37,10 +37,13 @@ import java.util.TreeSet;
  * slot. The search therefore tries, per operation: never, each free point above its floor, each gap above its floor
  * (with every order of the operations sharing a gap).</li>
  * <li><b>Sweep and pruning.</b> Slots are decided in zxid order. After the slots up to point p are decided, the
- * replay runs with the undecided operations absent; a LinearizableWrites or SequentialUniqueness violation on S
- * whose witness operations all have zxids at most p is fixed already (the state at a zxid at most p contains only
- * operations at or below it, all decided), so the branch is cut. Every other violation is judged at the leaves
- * only.</li>
+ * replay runs with the undecided operations absent; an S-local violation whose witness operations all have zxids at
+ * most p is fixed already, so the branch is cut. Why: every check compares the zxids its witness names (reply
+ * zxids, Stat fields, event zxids, a session end's zxid) with the model state at those zxids, and the state at a
+ * zxid at most p contains only operations at or below it, all decided; an undecided operation can only take a slot
+ * above p, where no such check looks (a watch missed while its session lived stays missed whether the session ends
+ * above p or never; an end at or below p is decided). A violation with a witness without a zxid (a read or event
+ * without one, an operation left absent) is judged at the leaves only.</li>
  * </ol>
  */
 public final class ExhaustiveSearch {
@@ -59,7 +62,6 @@ public final class ExhaustiveSearch {
   record Decision(Outcome outcome, Findings.Found violation, String reason, long replays, Map<Long, Long> placement, Set<String> paths) {}
 
   private static final Set<Property> SESSION_BOUND = Set.of(Property.WatchOrdering, Property.EphemeralLifetime);
-  private static final Set<Property> PRUNABLE = Set.of(Property.LinearizableWrites, Property.SequentialUniqueness);
   /** Violations searched per history (each costs a search); the rest stay undecided. */
   private static final boolean DEBUG = System.getenv("ZK_CHECK_DEBUG_SEARCH") != null;
   private static final int ROUNDS_MAX = 1000;
@@ -460,7 +462,7 @@ public final class ExhaustiveSearch {
         for (Call c : g.witness()) w.addAll(pathsOf(c));
         if (w.isEmpty() || !s.containsAll(w) || !w.stream().allMatch(p -> s.contains(ModelTree.parent(p)))) continue;
         local++;
-        if (PRUNABLE.contains(g.property())) fixedAt = Math.min(fixedAt, determinedAt(g));
+        fixedAt = Math.min(fixedAt, determinedAt(g));
       }
       // past the cap, an unseen violation may be local: such a replay explains nothing (it is never a leaf's answer)
       if (a.findings.overflowed() && local == 0) local = 1;
