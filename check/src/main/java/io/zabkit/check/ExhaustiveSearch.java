@@ -19,11 +19,13 @@ import java.util.TreeSet;
  *
  * <p>The reduction, and why each step is sound (nothing that could explain the history is skipped):
  * <ol>
- * <li><b>Locality.</b> The paths S of a violation's witness are closed under "an indeterminate operation touches a
- * path of S": its own path, its parent for a create or delete, a node whose parent it creates or deletes, the
- * ephemerals of a session end. The operations so collected are R. Every check of the replay reads the model state
- * of the paths its witness names and of their parents, so a violation whose witness paths and their parents all lie in
- * S (an S-local violation) depends on
+ * <li><b>Locality.</b> State is split into facets: a node's own state, and its children (list, cversion, pzxid).
+ * S starts as the facets a violation's checks read ({@link #scope}) and is closed under "an indeterminate operation
+ * changes a facet of S" ({@link #changes}: a set-data its node; a create or delete its node and its parent's
+ * children; a session end its ephemerals; a sequential create any node of its prefix), adding the facets that decide
+ * what the operation does ({@link #depends}: a create needs its parent's node, a sequential one its parent's
+ * children, a delete its node's children). The operations so collected are R. Every check of the replay reads
+ * only the facets of its scope, so a violation whose scope lies in S (an S-local violation) depends on
  * the placement of R alone: an operation outside R changes no state on S. A placement of R under which an S-local
  * violation remains therefore leaves it under every placement of the other operations.</li>
  * <li><b>Slots.</b> An indeterminate operation never took effect, or took effect at one free zxid (no known write
@@ -72,6 +74,8 @@ public final class ExhaustiveSearch {
   private long deadlineNanos;
   /** The placement of every indeterminate operation outside the group being searched. */
   private Map<Long, Long> base = Map.of();
+  /** The facets and operations of every group explained so far. */
+  private final Map<Set<String>, Set<Long>> explainedGroups = new HashMap<>();
   private int replays;
 
   private static final class OutOfBudget extends RuntimeException {
@@ -151,6 +155,98 @@ public final class ExhaustiveSearch {
     }
   }
 
+  /** The facet of a node's own state: existence, data, version, czxid, mzxid, ephemeral owner. */
+  static String node(String path) {
+    return "n:" + path;
+  }
+
+  /** The facet of a node's children: the list, cversion, pzxid, num-children. */
+  static String kids(String path) {
+    return "c:" + path;
+  }
+
+  /** The paths of a set of facets. */
+  static Set<String> paths(Set<String> facets) {
+    Set<String> out = new HashSet<>();
+    for (String f : facets) out.add(f.substring(2));
+    return out;
+  }
+
+  private static boolean readsChildren(Call c) {
+    if (c.kind == Call.Kind.GET_CHILDREN || c.kind == Call.Kind.DELETE || c.kind == Call.Kind.WATCH_EVENT) return true;
+    return c.stat != null && (c.stat.pzxid() != null || c.stat.cversion() != null || c.stat.numChildren() != null);
+  }
+
+  /**
+   * The facets whose model state a violation's checks read: each witness's node; its children when it lists them,
+   * shows them in a Stat, deletes (not-empty) or is a watch event; for a create the parent's node (it must exist and
+   * not be ephemeral) and, for a sequential create, the parent's children (the cversion names the node).
+   */
+  static Set<String> scope(Findings.Found g) {
+    Set<String> out = new HashSet<>();
+    for (Call c : g.witness()) {
+      for (Call part : c.subs != null ? c.subs : List.of(c)) {
+        for (String p : pathsOf(part)) {
+          out.add(node(p));
+          if (readsChildren(part) || readsChildren(c)) out.add(kids(p));
+          if (part.kind == Call.Kind.CREATE) {
+            out.add(node(ModelTree.parent(p)));
+            if (part.sequential()) out.add(kids(ModelTree.parent(p)));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The facets an indeterminate operation changes when it takes effect. */
+  private static Set<String> changes(Call c, Facts facts) {
+    Set<String> out = new HashSet<>();
+    if (isSessionEnd(c)) {
+      for (String e : facts.ephemeralsBySession.getOrDefault(c.session, Set.of())) {
+        out.add(node(e));
+        out.add(kids(ModelTree.parent(e)));
+      }
+      return out;
+    }
+    for (Call s : c.subs != null ? c.subs : List.of(c)) {
+      if (s.path == null || s.kind == Call.Kind.CHECK) continue;
+      out.add(node(s.path));
+      if (changesChildren(s)) out.add(kids(ModelTree.parent(s.path)));
+    }
+    return out;
+  }
+
+  /** The facets that decide what an indeterminate operation does at its slot. */
+  private static Set<String> depends(Call c) {
+    Set<String> out = new HashSet<>();
+    if (isSessionEnd(c)) return out;
+    for (Call s : c.subs != null ? c.subs : List.of(c)) {
+      if (s.path == null) continue;
+      out.add(node(s.path));
+      if (s.kind == Call.Kind.DELETE) out.add(kids(s.path));
+      if (s.kind == Call.Kind.CREATE) {
+        out.add(node(ModelTree.parent(s.path)));
+        if (s.sequential()) out.add(kids(ModelTree.parent(s.path)));
+      }
+    }
+    return out;
+  }
+
+  /** True when c changes a facet of S; a sequential create changes the node it names, any of its prefix. */
+  private static boolean changesAny(Call c, Set<String> s, Facts facts) {
+    for (String f : changes(c, facts)) if (s.contains(f)) return true;
+    for (Call part : c.subs != null ? c.subs : List.of(c)) {
+      if (part.kind != Call.Kind.CREATE || part.path == null || !(part.sequential() || part.prefixUnknown)) continue;
+      for (String f : s) {
+        if (!f.startsWith("n:")) continue;
+        String p = f.substring(2);
+        if (part.prefixUnknown ? ModelTree.parent(p).equals(part.path) : part.path.equals(InfoWrites.sequencePrefix(p))) return true;
+      }
+    }
+    return false;
+  }
+
   static Set<String> pathsOf(Call c) {
     Set<String> out = new HashSet<>();
     if (c.path != null) out.add(c.path);
@@ -165,25 +261,6 @@ public final class ExhaustiveSearch {
 
   private static boolean changesChildren(Call c) {
     return c.kind == Call.Kind.CREATE || c.kind == Call.Kind.DELETE;
-  }
-
-  /** The paths whose state an indeterminate operation can change, or whose state decides what it does. */
-  private static Set<String> touched(Call c, Facts facts) {
-    Set<String> out = new HashSet<>();
-    if (isSessionEnd(c)) {
-      for (String e : facts.ephemeralsBySession.getOrDefault(c.session, Set.of())) {
-        out.add(e);
-        out.add(ModelTree.parent(e));
-      }
-      return out;
-    }
-    List<Call> parts = c.subs != null ? c.subs : List.of(c);
-    for (Call s : parts) {
-      if (s.path == null) continue;
-      out.add(s.path);
-      if (changesChildren(s)) out.add(ModelTree.parent(s.path)); // cversion, pzxid, children; the parent must exist
-    }
-    return out;
   }
 
   /** Decides every group of the first explanation's violations. */
@@ -242,15 +319,27 @@ public final class ExhaustiveSearch {
     if (w.isEmpty()) {
       return new Decision(Outcome.UNDECIDED, f, "its witness names no path, so no search can tie it to the operations that decide it", 0, Map.of(), w);
     }
-    Set<String> s = new TreeSet<>(w);
-    for (String p : w) s.add(ModelTree.parent(p)); // a check of a create or a child list reads the parent
+    Set<String> s = new TreeSet<>(scope(f));
     List<Call> r = closure(s, f, cur, facts);
+    // a group sharing an operation with one explained before is searched together with it: otherwise each
+    // explanation could undo the other's, and the two searches would take turns forever
+    for (boolean merged = true; merged; ) {
+      merged = false;
+      Set<Long> keys = new HashSet<>();
+      for (Call c : r) keys.add(c.key());
+      for (Map.Entry<Set<String>, Set<Long>> e : explainedGroups.entrySet()) {
+        if (s.containsAll(e.getKey()) || e.getValue().stream().noneMatch(keys::contains)) continue;
+        s.addAll(e.getKey());
+        r = closure(s, f, cur, facts);
+        merged = true;
+      }
+    }
     Decision known = confirmedGroups.get(s);
     if (known != null) return new Decision(Outcome.CONFIRMED, f, null, 0, Map.of(), s); // every placement of R(S) was ruled out already
     return decideGroup(f, s, r, cur, facts);
   }
 
-  /** Grows S to its closure and returns R, the indeterminate operations that touch it. */
+  /** Grows S (facets) to its closure and returns R, the indeterminate operations that change a facet of it. */
   private static List<Call> closure(Set<String> s, Findings.Found f, ZkChecker.Attempt first, Facts facts) {
     Set<Long> sessions = new HashSet<>();
     for (Call c : f.witness()) if (c.session != null) sessions.add(c.session);
@@ -261,18 +350,13 @@ public final class ExhaustiveSearch {
       grew = false;
       for (Call c : first.indeterminate) {
         if (in.contains(c)) continue;
-        Set<String> t = touched(c, facts);
         // a session end also decides what the session's watches may still receive and what it may still create
-        boolean relevant = t.stream().anyMatch(s::contains) || (isSessionEnd(c) && sessions.contains(c.session) && SESSION_BOUND.contains(f.property()));
-        if (!relevant) {
-          // a create or delete of a node's parent decides whether the node can exist
-          for (String p : s) if (changesChildren(c) && c.path != null && c.path.equals(ModelTree.parent(p))) relevant = true;
-        }
+        boolean relevant = changesAny(c, s, facts) || (isSessionEnd(c) && sessions.contains(c.session) && SESSION_BOUND.contains(f.property()));
         if (!relevant) continue;
         in.add(c);
         r.add(c);
-        if (s.addAll(t)) grew = true;
-        if (c.path != null && s.add(c.path)) grew = true;
+        if (s.addAll(changes(c, facts))) grew = true;
+        if (s.addAll(depends(c))) grew = true;
       }
     }
     return r;
@@ -280,8 +364,7 @@ public final class ExhaustiveSearch {
 
   private Decision decideGroup(Findings.Found f, Set<String> s, List<Call> r, ZkChecker.Attempt first, Facts facts) {
     for (Call u : first.unplaceable) {
-      boolean touches = u.path == null || touched(u, facts).stream().anyMatch(s::contains)
-          || s.stream().anyMatch(p -> ModelTree.parent(p).equals(u.path));
+      boolean touches = u.path == null || changesAny(u, s, facts) || (u.prefixUnknown && s.contains(kids(u.path)));
       if (touches) {
         return new Decision(Outcome.UNDECIDED, f, "indeterminate operation #" + u.key() + " (" + u.kind + " " + u.path
             + ") touches its paths and this search cannot place it (a sequential create invoked with its parent's path)", 0, Map.of(), s);
@@ -292,6 +375,9 @@ public final class ExhaustiveSearch {
       Map<Long, Long> found = sweep.run();
       if (found != null) {
         base = found; // later groups start from this group's explanation (and keep clear of its slots)
+        Set<Long> keys = new HashSet<>();
+        for (Call c : r) keys.add(c.key());
+        explainedGroups.put(new TreeSet<>(s), keys);
         return new Decision(Outcome.EXPLAINED, f, null, sweep.replays, found, s);
       }
       return new Decision(Outcome.CONFIRMED, f, null, sweep.replays, Map.of(), s);
@@ -333,12 +419,13 @@ public final class ExhaustiveSearch {
       for (int k = 0; k < ops.size(); k++) baseZ[k] = base.getOrDefault(ops.get(k).key(), InfoWrites.FORCED_ABSENT);
       this.isPlaced = new boolean[ops.size()];
       TreeSet<Long> pts = new TreeSet<>();
-      boolean global = s.stream().anyMatch(facts.zxidlessReadPaths::contains);
+      Set<String> onPaths = paths(s);
+      boolean global = onPaths.stream().anyMatch(facts.zxidlessReadPaths::contains);
       if (global) {
         pts.addAll(facts.allPoints);
         for (long z : known) pts.add(z);
       } else {
-        for (String p : s) pts.addAll(facts.pointsByPath.getOrDefault(p, List.of()));
+        for (String p : onPaths) pts.addAll(facts.pointsByPath.getOrDefault(p, List.of()));
       }
       for (int i = 0; i < ops.size(); i++) {
         Call c = ops.get(i);
@@ -458,9 +545,8 @@ public final class ExhaustiveSearch {
       long fixedAt = Long.MAX_VALUE;
       long local = 0;
       for (Findings.Found g : a.findings.kept()) {
-        Set<String> w = new HashSet<>();
-        for (Call c : g.witness()) w.addAll(pathsOf(c));
-        if (w.isEmpty() || !s.containsAll(w) || !w.stream().allMatch(p -> s.contains(ModelTree.parent(p)))) continue;
+        Set<String> w = scope(g);
+        if (w.isEmpty() || !s.containsAll(w)) continue;
         local++;
         fixedAt = Math.min(fixedAt, determinedAt(g));
       }
