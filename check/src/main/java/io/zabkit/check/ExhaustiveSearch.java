@@ -335,7 +335,8 @@ public final class ExhaustiveSearch {
       }
     }
     Decision known = confirmedGroups.get(s);
-    if (known != null) return new Decision(Outcome.CONFIRMED, f, null, 0, Map.of(), s); // every placement of R(S) was ruled out already
+    // every placement of R(S) was ruled out already, under the property that search reported
+    if (known != null && known.violation().property() == f.property()) return new Decision(Outcome.CONFIRMED, f, null, 0, Map.of(), s);
     return decideGroup(f, s, r, cur, facts);
   }
 
@@ -380,7 +381,21 @@ public final class ExhaustiveSearch {
         explainedGroups.put(new TreeSet<>(s), keys);
         return new Decision(Outcome.EXPLAINED, f, null, sweep.replays, found, s);
       }
-      return new Decision(Outcome.CONFIRMED, f, null, sweep.replays, Map.of(), s);
+      if (!sweep.always.contains(f.property()) && !sweep.ops.isEmpty()) {
+        // cuts on other properties came first: sweep again cutting only on this one, to see whether it is always broken
+        Sweep own = new Sweep(f, s, r, first, facts);
+        own.only = f.property();
+        if (own.run() == null && own.always.contains(f.property())) return new Decision(Outcome.CONFIRMED, f, null, sweep.replays + own.replays, Map.of(), s);
+      }
+      // every placement left an S-local violation; report it under a property every placement broke, if one did
+      Findings.Found shown = sweep.always.contains(f.property()) || sweep.ops.isEmpty() ? f
+          : sweep.always.isEmpty() ? null : sweep.firstRejection.get(sweep.always.iterator().next());
+      if (shown == null) {
+        // the history is still invalid: each placement breaks one of these properties, none breaks the same one
+        java.util.EnumSet<Property> seen = java.util.EnumSet.copyOf(sweep.firstRejection.isEmpty() ? Set.of(f.property()) : sweep.firstRejection.keySet());
+        return new Decision(Outcome.CONFIRMED, f, "each placement breaks one of " + seen + ", not always the same", sweep.replays, Map.of(), s);
+      }
+      return new Decision(Outcome.CONFIRMED, shown, null, sweep.replays, Map.of(), s);
     } catch (OutOfBudget e) {
       return new Decision(Outcome.UNDECIDED, f, "the exhaustive search over " + r.size() + " indeterminate operations on " + s
           + " ran out of budget (" + budget.replays() + " replays or " + budget.wallMillis() / 1000 + " s per history)", sweep.replays, Map.of(), s);
@@ -401,7 +416,13 @@ public final class ExhaustiveSearch {
     final long[] points; // sorted, distinct
     final long[] known; // every known write's zxid, sorted
     final ZkChecker.Attempt first;
-    final Map<Map<Long, Long>, long[]> cache = new HashMap<>(); // forced placement -> {first determined violation zxid, S-local violations}
+    final Map<Map<Long, Long>, Local> cache = new HashMap<>(); // forced placement -> its S-local violations
+    /** When set, only a violation of this property cuts a branch (a second sweep, for attribution). */
+    Property only;
+    /** The properties every placement ruled out so far violated (on S). */
+    final java.util.EnumSet<Property> always = java.util.EnumSet.allOf(Property.class);
+    /** For each property, the first S-local violation of it that ruled out a placement (the reported witness). */
+    final Map<Property, Findings.Found> firstRejection = new java.util.EnumMap<>(Property.class);
     final Map<Long, Long> placed = new LinkedHashMap<>();
     /** zxid -> key of an operation outside R that the base placement put there (evicted when an R operation needs the slot). */
     final Map<Long, Long> occupied = new HashMap<>();
@@ -534,37 +555,57 @@ public final class ExhaustiveSearch {
       return m;
     }
 
-    /** {first zxid at which an S-local violation is fixed (Long.MAX_VALUE if none), S-local violations (any)}. */
-    private long[] evaluate() {
+    /** One replay's S-local violations, and the zxid from which each is fixed. */
+    record Local(List<Findings.Found> found, long[] fixedAt, boolean unseen) {}
+
+    private Local evaluate() {
       Map<Long, Long> m = forced();
-      long[] hit = cache.get(m);
+      Local hit = cache.get(m);
       if (hit != null) return hit;
       spend();
       replays++;
       ZkChecker.Attempt a = checker.attempt(history, m, false);
-      long fixedAt = Long.MAX_VALUE;
-      long local = 0;
+      List<Findings.Found> found = new ArrayList<>();
       for (Findings.Found g : a.findings.kept()) {
         Set<String> w = scope(g);
-        if (w.isEmpty() || !s.containsAll(w)) continue;
-        local++;
-        fixedAt = Math.min(fixedAt, determinedAt(g));
+        if (!w.isEmpty() && s.containsAll(w)) found.add(g);
       }
+      long[] fixedAt = new long[found.size()];
+      for (int i = 0; i < fixedAt.length; i++) fixedAt[i] = determinedAt(found.get(i));
       // past the cap, an unseen violation may be local: such a replay explains nothing (it is never a leaf's answer)
-      if (a.findings.overflowed() && local == 0) local = 1;
-      hit = new long[] {fixedAt, local};
+      hit = new Local(found, fixedAt, a.findings.overflowed());
       cache.put(m, hit);
       return hit;
     }
 
+    /**
+     * Cuts when some S-local violation is fixed at or below p; records which properties every ruled-out
+     * placement violated, so that a confirmation is reported under a property each placement breaks.
+     */
     private boolean cutAt(long p) {
-      return evaluate()[0] <= p;
+      Local l = evaluate();
+      java.util.EnumSet<Property> here = java.util.EnumSet.noneOf(Property.class);
+      for (int i = 0; i < l.fixedAt().length; i++) {
+        if (l.fixedAt()[i] > p || (only != null && l.found().get(i).property() != only)) continue;
+        here.add(l.found().get(i).property());
+        firstRejection.putIfAbsent(l.found().get(i).property(), l.found().get(i));
+      }
+      if (here.isEmpty()) return false;
+      always.retainAll(here);
+      return true;
     }
 
     private Map<Long, Long> leaf() {
-      if (DEBUG) System.err.println("search: leaf " + placed + " -> " + Arrays.toString(evaluate()));
-      if (evaluate()[1] != 0) return null;
-      return forced();
+      Local l = evaluate();
+      if (l.found().isEmpty() && !l.unseen()) return forced();
+      java.util.EnumSet<Property> here = java.util.EnumSet.noneOf(Property.class);
+      for (Findings.Found g : l.found()) {
+        here.add(g.property());
+        firstRejection.putIfAbsent(g.property(), g);
+      }
+      if (l.unseen()) here = java.util.EnumSet.noneOf(Property.class); // unseen violations: any property
+      always.retainAll(here);
+      return null;
     }
   }
 

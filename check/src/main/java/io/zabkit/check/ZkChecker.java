@@ -142,8 +142,8 @@ public final class ZkChecker {
         for (Call c : d.violation().witness()) c.addTo(witness);
         witness.sort((x, y) -> Long.compare(x.index(), y.index()));
         out.add(new Verdict(v.property(), false, confirmedCount.get(v.property()), d.violation().explanation()
-            + " (no placement of the " + d.replays() + "-replay search explains it: every placement of the indeterminate operations on "
-            + d.paths() + " was ruled out)", witness, v.checked()));
+            + " (no placement explains it: the search ruled out every placement of the indeterminate operations on "
+            + d.paths() + " in " + d.replays() + " replays" + (d.reason() == null ? "" : "; " + d.reason()) + ")", witness, v.checked()));
       } else if (!v.valid()) {
         String why = undecided.getOrDefault(v.property(), "its violations were not confirmed by the exhaustive search");
         out.add(new Verdict(v.property(), false, v.violations(), v.explanation(), v.witness(), v.checked(), why));
@@ -235,7 +235,8 @@ public final class ZkChecker {
       fifo.accept(c);
       info.noteCompleted(c);
       if (isSessionEnd(c) && c.session != null) ended.add(c.session);
-      if (c.kind == Call.Kind.CREATE && c.outcome == Op.Type.OK && c.ephemeral() && c.session != null && c.path != null) {
+      // an :info ephemeral create may have taken effect: its session's unreported end must be placeable too
+      if (c.kind == Call.Kind.CREATE && (c.outcome == Op.Type.OK || c.outcome == Op.Type.INFO) && c.ephemeral() && c.session != null && c.path != null) {
         ephemerals.computeIfAbsent(c.session, k -> new java.util.HashSet<>()).add(c.path);
       }
       if (c.kind.isWrite()) {
