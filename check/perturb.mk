@@ -9,7 +9,9 @@ PERTURB_BAR := $(PERTURB_DIR)/ci-bar.tsv
 # A zk-check run per mutated history: a small heap and the quick JIT start the JVM faster.
 PERTURB_JAVA_OPTS ?= -Xmx1g -XX:TieredStopAtLevel=1 -XX:+UseSerialGC
 PERTURB_JOBS ?= 2
-PERTURB_RUN = ZK_CHECK_JAVA_OPTS="$(PERTURB_JAVA_OPTS)" $(PERTURB)
+# The search budget per mutated history: past it zk-check says :unknown (counted as missed, never as caught).
+PERTURB_SEARCH_SECONDS ?= 20
+PERTURB_RUN = ZK_CHECK_JAVA_OPTS="$(PERTURB_JAVA_OPTS)" ZK_CHECK_SEARCH_SECONDS=$(PERTURB_SEARCH_SECONDS) $(PERTURB)
 HISTORY_DUMP = nice java -ea -cp $(ROOT)/sim/target/classes:$$(cat $(ROOT)/sim/target/classpath.txt) io.zabkit.sim.HistoryDump
 .PHONY: deps-perturb test-perturb-unit perturb-ci-inputs perturb-inputs test-perturb perturb perturb-truth sweep-sim
 

@@ -13,15 +13,15 @@ import java.nio.file.Path;
 final class Bench {
   private Bench() {}
 
-  static int run(long invocations, int sessions, long seed, String keep) {
+  static int run(long invocations, int sessions, long seed, double infoProbability, String keep) {
     try {
       Path file = keep != null ? Path.of(keep) : Files.createTempFile("zk-check-bench-", ".edn");
-      ReferenceModel.Options o = new ReferenceModel.Options(seed, invocations, sessions, 3, 0.01, 0.0005);
+      ReferenceModel.Options o = new ReferenceModel.Options(seed, invocations, sessions, 3, infoProbability, 0.0005);
       long g0 = System.nanoTime();
       long lines = Cli.writeHistory(file, o);
       long g1 = System.nanoTime();
-      System.out.printf("bench: SEED=%d operations=%d sessions=%d servers=3 history lines=%d (%.1f MB) generated in %.1f s%n", seed,
-          invocations, sessions, lines, Files.size(file) / 1e6, (g1 - g0) / 1e9);
+      System.out.printf("bench: SEED=%d operations=%d sessions=%d servers=3 info-probability=%s history lines=%d (%.1f MB) generated in %.1f s%n", seed,
+          invocations, sessions, infoProbability, lines, Files.size(file) / 1e6, (g1 - g0) / 1e9);
       System.gc();
       for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) p.resetPeakUsage();
       com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -40,7 +40,7 @@ final class Bench {
           invocations, lines, s, cpu / 1e9, os.getAvailableProcessors(), os.getSystemLoadAverage(), invocations / s, lines / s,
           peak / 1e6, Runtime.getRuntime().maxMemory() / 1e6);
       if (keep == null) Files.delete(file);
-      return r.valid() ? 0 : 1;
+      return Cli.exitCode(r);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -56,6 +56,15 @@ final class Call {
   // Set by the replay for :info writes that later observations show took effect.
   long resolvedZxid = -1;
   boolean infoConsumed;
+  /**
+   * The exhaustive search decided this indeterminate operation never took effect: no rule may place, consume or
+   * excuse a read with it (see {@link ExhaustiveSearch}).
+   */
+  boolean forcedAbsent;
+  /** The search decided this operation (placed at a slot or {@link #forcedAbsent}): no rule may excuse a mismatch with it. */
+  boolean forced;
+  /** For an operation a replay rule consumed (or gave a sequence number): the zxid of the write whose outcome needed it, else -1. */
+  long consumedAt = -1;
   /** An :info create that filled a sequence-number gap of its parent: its cversion increment is already counted. */
   boolean numberTaken;
   /**
@@ -183,11 +192,16 @@ final class Call {
     return mode != null && mode.startsWith("ephemeral");
   }
 
+  /** The :index that names this operation in :placements and in the search: its invocation's, else its line's. */
+  long key() {
+    return (invoke != null ? invoke : done).index();
+  }
+
   /** The zxid at which this write took effect, or -1 when unknown. */
   long effectiveZxid() {
     if (multi != null) return multi.effectiveZxid();
     if (outcome == Op.Type.INFO && kind != Kind.SESSION_EXPIRED) return resolvedZxid;
-    return zxid != null ? zxid : -1;
+    return zxid != null ? zxid : resolvedZxid; // a session end without zxid: where the search or an outcome put it
   }
 
   /** Witness ops: invocation then completion (or the event alone). */

@@ -7,42 +7,83 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
- * The zk-check command (check/bin/zk-check). Exit codes: 0 valid, 1 a property is violated, 2 bad usage or a
- * malformed history.
+ * The zk-check command (check/bin/zk-check). Exit codes: 0 valid; 1 a property is violated; 2 bad usage, a
+ * malformed history, or nothing decided (no property checked anything, or the placement search ran out of budget).
  *
  * <pre>
  * zk-check HISTORY.edn [--properties P,Q] [--quiet] [--out FILE]
  *                                                      check; writes the summary to FILE, by default zk-check.edn
  *                                                      beside history.edn (NAME.zk-check.edn beside NAME.edn), never
  *                                                      over Jepsen's results.edn or over the history itself
- * zk-check generate --out FILE [--seed S] [--ops N] [--sessions K] [--info-probability P]
+ * zk-check generate --out FILE [--seed S] [--ops N] [--sessions K] [--info-probability P] [--expiry-probability P]
  * zk-check corpus --out DIR [--seed S]                 good and mutated (bad) histories, see Corpus
  * zk-check register-projection HISTORY.edn OUT.jsonl [--perturb SEED]   the write/CAS projection for Porcupine, plus our verdict
  * zk-check bench [--ops N] [--sessions K] [--seed S] [--keep FILE]
  * </pre>
  */
-public final class Cli {
-  private Cli() {}
+@Command(name = "zk-check", mixinStandardHelpOptions = true, version = "zk-check (history format v1)", sortOptions = false,
+    description = "Checks a ZooKeeper client history against ZooKeeper's guarantees (see check/README.md).%n"
+        + "Exit 0 valid, 1 a property is violated, 2 bad usage, malformed history or nothing decided.",
+    subcommands = {Cli.Generate.class, Cli.CorpusCmd.class, Cli.Projection.class, Cli.BenchCmd.class})
+public final class Cli implements Callable<Integer> {
+  /** Exit code when no property was violated but the verdict is not VALID (nothing checkable, or out of budget). */
+  static final int EXIT_UNDECIDED = 2;
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "HISTORY", description = "the history (EDN, one operation per line)")
+  Path history;
+
+  @Option(names = "--properties", split = ",", paramLabel = "P", description = "check only these properties: ${COMPLETION-CANDIDATES}")
+  List<Property> properties;
+
+  @Option(names = "--quiet", description = "print the verdict table only when a property is violated")
+  boolean quiet;
+
+  @Option(names = "--out", paramLabel = "FILE", description = "summary file (default: zk-check.edn beside history.edn, NAME.zk-check.edn beside NAME.edn)")
+  Path out;
+
+  @Option(names = "--search-seconds", paramLabel = "S", defaultValue = "${env:ZK_CHECK_SEARCH_SECONDS:-60}",
+      description = "wall-time budget of the exhaustive search per history (default ${DEFAULT-VALUE}; env ZK_CHECK_SEARCH_SECONDS); past it a violation is :unknown")
+  long searchSeconds;
 
   public static void main(String[] args) {
-    int code;
-    try {
-      code = run(args);
-    } catch (UsageException e) {
-      System.err.println("zk-check: " + e.getMessage());
-      System.err.println("usage: zk-check HISTORY.edn [--properties P,Q] [--quiet] [--out FILE] | generate | corpus | register-projection | bench (see check/README.md)");
-      code = 2;
-    } catch (History.BadLineException | IllegalArgumentException | UncheckedIOException e) {
-      System.err.println("zk-check: " + e.getMessage());
-      code = 2;
-    }
-    System.exit(code);
+    System.exit(run(args));
+  }
+
+  /** Parses and runs; returns the exit code. Usage errors and bad input print one line to stderr and return 2. */
+  static int run(String[] args) {
+    CommandLine cl = new CommandLine(new Cli()).setCaseInsensitiveEnumValuesAllowed(false);
+    cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+      if (e instanceof UsageException || e instanceof History.BadLineException || e instanceof IllegalArgumentException
+          || e instanceof UncheckedIOException) {
+        cmd.getErr().println("zk-check: " + e.getMessage());
+        return 2;
+      }
+      throw e;
+    });
+    cl.setParameterExceptionHandler((e, a) -> {
+      e.getCommandLine().getErr().println("zk-check: " + e.getMessage());
+      e.getCommandLine().getErr().println("try: zk-check --help");
+      return 2;
+    });
+    return cl.execute(args);
+  }
+
+  @Override
+  public Integer call() {
+    if (history == null) throw new UsageException("no history given (zk-check --help)");
+    Set<Property> wanted = properties == null || properties.isEmpty() ? EnumSet.allOf(Property.class) : EnumSet.copyOf(properties);
+    if (searchSeconds <= 0) throw new UsageException("--search-seconds must be positive, got " + searchSeconds);
+    return check(history, wanted, quiet, out == null ? resultsPath(history) : out, searchSeconds);
   }
 
   static final class UsageException extends RuntimeException {
@@ -53,38 +94,59 @@ public final class Cli {
     }
   }
 
-  static int run(String[] args) {
-    if (args.length == 0) throw new UsageException("no history given");
-    Args a = new Args(args);
-    switch (args[0]) {
-      case "generate" -> {
-        Path outFile = Path.of(a.required("--out"));
-        ReferenceModel.Options o = options(a);
-        long n = writeHistory(outFile, o);
-        System.out.printf("wrote %d operations (seed %d, %d invocations, %d sessions) to %s%n", n, o.seed(), o.operations(), o.sessions(), outFile);
-        return 0;
-      }
-      case "corpus" -> {
-        return Corpus.writeAll(Path.of(a.required("--out")), a.longOpt("--seed", 1));
-      }
-      case "register-projection" -> {
-        if (a.positional.size() != 2) throw new UsageException("register-projection HISTORY.edn OUT.jsonl [--perturb SEED]");
-        return RegisterProjection.run(Path.of(a.positional.get(0)), Path.of(a.positional.get(1)), a.longOpt("--perturb", -1));
-      }
-      case "bench" -> {
-        return Bench.run(a.longOpt("--ops", 1_000_000), (int) a.longOpt("--sessions", 100), a.longOpt("--seed", 42), a.opt("--keep"));
-      }
-      default -> {
-        if (a.positional.size() != 1) throw new UsageException("give exactly one history file");
-        Path history = Path.of(a.positional.get(0));
-        return check(history, a.opt("--properties"), a.flag("--quiet"), a.opt("--out") == null ? resultsPath(history) : Path.of(a.opt("--out")));
-      }
+  @Command(name = "generate", mixinStandardHelpOptions = true, description = "write a history of the reference model ZooKeeper")
+  static final class Generate implements Callable<Integer> {
+    @Option(names = "--out", required = true, paramLabel = "FILE") Path out;
+    @Option(names = "--seed", defaultValue = "1") long seed;
+    @Option(names = "--ops", defaultValue = "10000", description = "invocations") long ops;
+    @Option(names = "--sessions", defaultValue = "10") int sessions;
+    @Option(names = "--info-probability", defaultValue = "0.01") double infoProbability;
+    @Option(names = "--expiry-probability", defaultValue = "0.0005") double expiryProbability;
+
+    @Override
+    public Integer call() {
+      ReferenceModel.Options o = new ReferenceModel.Options(seed, ops, sessions, 3, infoProbability, expiryProbability);
+      long n = writeHistory(out, o);
+      System.out.printf("wrote %d operations (seed %d, %d invocations, %d sessions) to %s%n", n, o.seed(), o.operations(), o.sessions(), out);
+      return 0;
     }
   }
 
-  static ReferenceModel.Options options(Args a) {
-    return new ReferenceModel.Options(a.longOpt("--seed", 1), a.longOpt("--ops", 10_000), (int) a.longOpt("--sessions", 10), 3,
-        a.doubleOpt("--info-probability", 0.01), a.doubleOpt("--expiry-probability", 0.0005));
+  @Command(name = "corpus", mixinStandardHelpOptions = true, description = "write good and mutated (known-bad) histories plus expected.tsv")
+  static final class CorpusCmd implements Callable<Integer> {
+    @Option(names = "--out", required = true, paramLabel = "DIR") Path out;
+    @Option(names = "--seed", defaultValue = "1") long seed;
+
+    @Override
+    public Integer call() {
+      return Corpus.writeAll(out, seed);
+    }
+  }
+
+  @Command(name = "register-projection", mixinStandardHelpOptions = true, description = "the write/CAS projection for Porcupine, plus our verdict")
+  static final class Projection implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "HISTORY") Path history;
+    @Parameters(index = "1", paramLabel = "OUT.jsonl") Path out;
+    @Option(names = "--perturb", defaultValue = "-1", paramLabel = "SEED") long perturb;
+
+    @Override
+    public Integer call() {
+      return RegisterProjection.run(history, out, perturb);
+    }
+  }
+
+  @Command(name = "bench", mixinStandardHelpOptions = true, description = "generate a history, check it from disk, print ops/s, wall and CPU time, peak heap")
+  static final class BenchCmd implements Callable<Integer> {
+    @Option(names = "--ops", defaultValue = "1000000") long ops;
+    @Option(names = "--sessions", defaultValue = "100") int sessions;
+    @Option(names = "--seed", defaultValue = "42") long seed;
+    @Option(names = "--info-probability", defaultValue = "0.01") double infoProbability;
+    @Option(names = "--keep", paramLabel = "FILE") String keep;
+
+    @Override
+    public Integer call() {
+      return Bench.run(ops, sessions, seed, infoProbability, keep);
+    }
   }
 
   static long writeHistory(Path file, ReferenceModel.Options o) {
@@ -105,24 +167,23 @@ public final class Cli {
     }
   }
 
-  static int check(Path history, String properties, boolean quiet, Path results) {
+  static int check(Path history, Set<Property> wanted, boolean quiet, Path results, long searchSeconds) {
     refuseToOverwrite(history, results);
-    Set<Property> wanted = EnumSet.allOf(Property.class);
-    if (properties != null) {
-      wanted.clear();
-      for (String p : properties.split(",")) {
-        try {
-          wanted.add(Property.valueOf(p.trim()));
-        } catch (IllegalArgumentException e) {
-          throw new UsageException("unknown property '" + p + "'; known: " + java.util.Arrays.toString(Property.values()));
-        }
-      }
-    }
-    Result r = new ZkChecker(wanted).withProgress(m -> System.err.println("zk-check: " + m)).check(History.file(history));
+    Result r = new ZkChecker(wanted).withBudget(new ExhaustiveSearch.Budget(ExhaustiveSearch.Budget.DEFAULT.replays(), searchSeconds * 1000))
+        .withProgress(m -> System.err.println("zk-check: " + m)).check(History.file(history));
     writeResults(r, results);
-    if (!quiet || !r.valid()) System.out.print(r.table());
+    if (!quiet || r.status() != Result.Status.VALID) System.out.print(r.table());
     System.out.println("results: " + results);
-    return r.valid() ? 0 : 1;
+    return exitCode(r);
+  }
+
+  /** 0 valid, 1 violated, 2 undecided (nothing checkable, or the search ran out of budget): never 0 without a check. */
+  static int exitCode(Result r) {
+    return switch (r.status()) {
+      case VALID -> 0;
+      case INVALID -> 1;
+      case UNKNOWN -> EXIT_UNDECIDED;
+    };
   }
 
   /**
@@ -150,60 +211,6 @@ public final class Cli {
       Files.writeString(file, EdnPretty.results(r.toEdn()), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file, e);
-    }
-  }
-
-  /** Minimal flag parsing: --name value, --flag, positionals. */
-  static final class Args {
-    final List<String> positional = new ArrayList<>();
-    final java.util.Map<String, String> named = new java.util.HashMap<>();
-    final Set<String> flags = new java.util.HashSet<>();
-
-    Args(String[] args) {
-      boolean sub = List.of("generate", "corpus", "register-projection", "bench").contains(args[0]);
-      for (int i = sub ? 1 : 0; i < args.length; i++) {
-        String s = args[i];
-        if (s.equals("--quiet")) {
-          flags.add(s);
-        } else if (s.startsWith("--")) {
-          if (i + 1 >= args.length) throw new UsageException(s + " needs a value");
-          named.put(s, args[++i]);
-        } else {
-          positional.add(s);
-        }
-      }
-    }
-
-    String opt(String k) {
-      return named.get(k);
-    }
-
-    boolean flag(String k) {
-      return flags.contains(k);
-    }
-
-    String required(String k) {
-      String v = named.get(k);
-      if (v == null) throw new UsageException(k + " is required");
-      return v;
-    }
-
-    long longOpt(String k, long d) {
-      String v = named.get(k);
-      try {
-        return v == null ? d : Long.parseLong(v);
-      } catch (NumberFormatException e) {
-        throw new UsageException(k + " must be an integer, got '" + v + "'");
-      }
-    }
-
-    double doubleOpt(String k, double d) {
-      String v = named.get(k);
-      try {
-        return v == null ? d : Double.parseDouble(v);
-      } catch (NumberFormatException e) {
-        throw new UsageException(k + " must be a number, got '" + v + "'");
-      }
     }
   }
 }

@@ -16,6 +16,17 @@ final class Findings {
 
   private final Map<Property, Slot> slots = new EnumMap<>(Property.class);
 
+  /** One violation with the calls that show it (what the exhaustive search judges locality by). */
+  record Found(Property property, String explanation, List<Call> witness) {}
+
+  /**
+   * Every violation up to {@link #KEPT_MAX}, in the order found. Past the cap {@link #overflowed()} is true: a reader
+   * that needs every violation (the exhaustive search) must then treat the unseen ones as unknown.
+   */
+  static final int KEPT_MAX = 4096;
+  private final List<Found> kept = new ArrayList<>();
+  private boolean overflowed;
+
   Findings() {
     for (Property p : Property.values()) slots.put(p, new Slot());
   }
@@ -28,12 +39,34 @@ final class Findings {
   void violation(Property p, String explanation, Call... witness) {
     Slot s = slots.get(p);
     s.violations++;
+    if (kept.size() < KEPT_MAX) {
+      List<Call> calls = new ArrayList<>();
+      for (Call c : witness) if (c != null) calls.add(c);
+      kept.add(new Found(p, explanation, calls));
+    } else {
+      overflowed = true;
+    }
     if (s.explanation != null) return;
     List<Op> w = new ArrayList<>();
     for (Call c : witness) if (c != null) c.addTo(w);
     w.sort((a, b) -> Long.compare(a.index(), b.index()));
     s.explanation = explanation;
     s.witness = w;
+  }
+
+  List<Found> kept() {
+    return kept;
+  }
+
+  boolean overflowed() {
+    return overflowed;
+  }
+
+  /** Violations found, over every property. */
+  long total() {
+    long n = 0;
+    for (Slot s : slots.values()) n += s.violations;
+    return n;
   }
 
   boolean violated(Property p) {

@@ -15,6 +15,8 @@ import java.util.Objects;
 final class InfoWrites {
   /** An observation of a child change under its path (from a parent Stat's pzxid): an :info create or delete fits it. */
   static final String CHILD_CHANGE = "node-children-changed";
+  /** The value of a forced placement that says the operation never took effect. */
+  static final long FORCED_ABSENT = Long.MIN_VALUE;
 
   private final Map<String, List<Call>> byPath = new HashMap<>();
   private final Map<String, List<Call>> createsByParent = new HashMap<>();
@@ -25,6 +27,17 @@ final class InfoWrites {
   /** Invoked paths of ok sequential creates whose reply named a prefix under that path (the path was the parent). */
   private final java.util.Set<String> parentNamingInvocations = new java.util.HashSet<>();
   private int count;
+  /** The zxid of the write being replayed: where a rule that consumes an :info write needed it (a hint for the search). */
+  long replayZxid = -1;
+  /** Every indeterminate write and session end without a zxid, in history order, for the :placements map. */
+  private final List<Call> all = new ArrayList<>();
+  private final List<Call> forcedEnds = new ArrayList<>();
+  /**
+   * The end of a session that owns ephemerals and whose end the history never reports: a session may expire without
+   * its client ever learning it (ZooKeeper's programmer's guide: the cluster expires a session it has not heard
+   * from within the timeout; the client is told only if it reconnects). Only the search places these.
+   */
+  private final List<Call> implicitEnds = new ArrayList<>();
 
   /** Notes an ok sequential create whose invocation named its parent and whose reply named the prefix under it. */
   void noteCompleted(Call c) {
@@ -34,6 +47,7 @@ final class InfoWrites {
   }
 
   void add(Call c) {
+    all.add(c);
     if (c.kind == Call.Kind.SESSION_EXPIRED || c.kind == Call.Kind.CLOSE_SESSION) {
       if (c.session != null) unknownSessionEnds.putIfAbsent(c.session, c);
       return;
@@ -74,6 +88,85 @@ final class InfoWrites {
     if (c.kind == Call.Kind.CREATE) createsByParent.computeIfAbsent(ModelTree.parent(c.path), k -> new ArrayList<>()).add(c);
   }
 
+  /**
+   * Where this explanation put each indeterminate operation, keyed by the :index of its invocation (of its line for
+   * a completion-only session end): the zxid it was placed at, or {@link Result#ABSENT} when nothing needed it.
+   * One consumed to explain a version or sequence jump happened at a zxid this resolution does not name: left out.
+   */
+  java.util.Map<Long, Object> placements() {
+    java.util.Map<Long, Object> out = new java.util.TreeMap<>();
+    for (Call c : all) {
+      long z = c.multi == null ? c.resolvedZxid : c.multi.resolvedZxid;
+      if (c.zxid != null && isSessionEnd(c)) continue; // reported with its zxid: not indeterminate
+      if (z >= 0) out.put(c.key(), z);
+      else if (!consumed(c)) out.put(c.key(), Result.ABSENT);
+    }
+    return out;
+  }
+
+  /**
+   * The indeterminate writes the placement search may put at a slot: not consumed, replayable at a
+   * zxid (a path, or a multi of paths; a session end and a sequential create whose name is unknown are left out).
+   */
+  List<Call> placeable() {
+    List<Call> out = new ArrayList<>();
+    out.addAll(implicitEnds);
+    for (Call c : all) {
+      if (isSessionEnd(c)) {
+        // the first end reported for its session, without a zxid: its ephemerals go at the slot
+        if (c.session != null && unknownSessionEnds.get(c.session) == c && c.zxid == null) out.add(c);
+        continue;
+      }
+      if (c.invoke == null || c.prefixUnknown) continue;
+      if (c.kind != Call.Kind.MULTI && c.path == null) continue;
+      // a sequential create is placeable too: the replay names its node from the parent's cversion at the slot
+      if (consumed(c)) continue;
+      out.add(c); // (one an observation placed may still be moved: first fit can pick the wrong observation)
+    }
+    return out;
+  }
+
+  /**
+   * The indeterminate operations {@link #placeable()} leaves out and the exhaustive search therefore cannot decide:
+   * sequential creates whose prefix is unknown (the client named only the parent), and writes without a path.
+   * Repeated reports of one session's end are not among them (the first one stands for the session).
+   */
+  List<Call> unplaceable() {
+    List<Call> out = new ArrayList<>();
+    for (Call c : all) {
+      if (isSessionEnd(c)) continue;
+      if (c.invoke == null || c.prefixUnknown || (c.kind != Call.Kind.MULTI && c.path == null)) out.add(c);
+    }
+    return out;
+  }
+
+  private static boolean isSessionEnd(Call c) {
+    return c.kind == Call.Kind.SESSION_EXPIRED || c.kind == Call.Kind.CLOSE_SESSION;
+  }
+
+  /** Adds the unreported end of a session that owns ephemerals (see {@link #implicitEnds}); its key is negative. */
+  void addImplicitEnd(Call end) {
+    assert end.key() < 0 && isSessionEnd(end) : "an implicit end has no history line";
+    implicitEnds.add(end);
+  }
+
+  /** Session ends the search put at a slot: replayed in zxid order with the writes. */
+  void forEachForcedEnd(java.util.function.Consumer<Call> sink) {
+    forcedEnds.forEach(sink);
+  }
+
+  private static boolean sequentialCreate(Call c) {
+    if (c.kind == Call.Kind.CREATE && c.sequential()) return true;
+    if (c.subs != null) for (Call sub : c.subs) if (sub.kind == Call.Kind.CREATE && sub.sequential()) return true;
+    return false;
+  }
+
+  private static boolean consumed(Call c) {
+    if (c.infoConsumed) return true;
+    if (c.subs != null) for (Call sub : c.subs) if (sub.infoConsumed) return true;
+    return false;
+  }
+
   int size() {
     return count;
   }
@@ -97,14 +190,36 @@ final class InfoWrites {
   boolean pendingAround(Call w, String path, boolean ephemeralThere) {
     for (List<Call> list : java.util.Arrays.asList(byPath.get(path), byPath.get(ModelTree.parent(path)), byParent.get(path))) {
       if (list == null) continue;
-      for (Call c : list) if (c.resolvedZxid < 0 && !c.infoConsumed && c.invokeTime < w.completeTime && c.multi != w) return true;
+      for (Call c : list) if (c.resolvedZxid < 0 && !c.infoConsumed && !c.forced && c.invokeTime < w.completeTime && c.multi != w) return true;
     }
-    return ephemeralThere && !unknownSessionEnds.isEmpty(); // its owner's session may have ended unreported
+    return ephemeralThere && hasUnknownSessionEnds(); // its owner's session may have ended unreported
   }
 
   /** Places :info writes at the zxids that reads or watch events observed but no known write explains. */
   void resolve(Map<Long, Observation> observed, java.util.function.LongPredicate knownZxid) {
+    resolve(observed, knownZxid, Map.of());
+  }
+
+  /**
+   * As {@link #resolve(Map, java.util.function.LongPredicate)}, after first putting the writes the placement search
+   * chose ({@code forced}: invocation :index to zxid) at their slots.
+   */
+  void resolve(Map<Long, Observation> observed, java.util.function.LongPredicate knownZxid, Map<Long, Long> forced) {
     settle();
+    for (Call c : forced.isEmpty() ? List.<Call>of() : placeable()) {
+      Long z = forced.get(c.key());
+      if (z == null) continue;
+      c.forced = true;
+      if (c.subs != null) for (Call sub : c.subs) sub.forced = true;
+      if (z == FORCED_ABSENT) {
+        c.forcedAbsent = true;
+        if (c.subs != null) for (Call sub : c.subs) sub.forcedAbsent = true;
+        continue;
+      }
+      c.resolvedZxid = z;
+      if (c.subs != null) for (Call sub : c.subs) sub.resolvedZxid = z;
+      if (isSessionEnd(c)) forcedEnds.add(c);
+    }
     if (count == 0) return;
     for (Map.Entry<Long, Observation> e : observed.entrySet()) {
       long z = e.getKey();
@@ -123,7 +238,7 @@ final class InfoWrites {
   private static boolean place(List<Call> candidates, Observation o, long z, boolean children, String named) {
     if (candidates == null) return false;
     for (Call c : candidates) {
-      if (c.resolvedZxid >= 0 || c.infoConsumed || c.invokeTime > o.completeTime) continue;
+      if (c.resolvedZxid >= 0 || c.infoConsumed || c.forcedAbsent || c.invokeTime > o.completeTime) continue;
       if (named != null ? !(c.kind == Call.Kind.CREATE && c.sequential() && c.multi == null) : !fits(c, o, children)) continue;
       c.resolvedZxid = z;
       c.namedPath = named;
@@ -162,21 +277,22 @@ final class InfoWrites {
   record Observation(String path, Object data, boolean creation, long completeTime, String event) {}
 
   private static boolean usable(Call c, long before, Call.Kind kind) {
-    return !c.infoConsumed && c.resolvedZxid < 0 && c.invokeTime < before && (kind == null || c.kind == kind);
+    return !c.infoConsumed && !c.forcedAbsent && c.resolvedZxid < 0 && c.invokeTime < before && (kind == null || c.kind == kind);
   }
 
   /** Any :info sequential create (consumed or not) invoked before {@code before}: it may name its node later. */
   private static Call anySequentialCreate(List<Call> list, long before) {
     if (list == null) return null;
-    for (Call c : list) if (c.resolvedZxid < 0 && c.invokeTime < before && c.kind == Call.Kind.CREATE && c.sequential()) return c;
+    for (Call c : list) if (c.resolvedZxid < 0 && !c.forcedAbsent && c.invokeTime < before && c.kind == Call.Kind.CREATE && c.sequential()) return c;
     return null;
   }
 
-  private static Call take(List<Call> list, long before, Call.Kind kind) {
+  private Call take(List<Call> list, long before, Call.Kind kind) {
     if (list == null) return null;
     for (Call c : list) {
       if (usable(c, before, kind)) {
         c.infoConsumed = true;
+        c.consumedAt = replayZxid;
         return c;
       }
     }
@@ -202,7 +318,10 @@ final class InfoWrites {
       if (pick == null) return null;
       chosen.add(pick);
     }
-    for (Call c : chosen) c.infoConsumed = true;
+    for (Call c : chosen) {
+      c.infoConsumed = true;
+      c.consumedAt = replayZxid;
+    }
     return chosen.isEmpty() ? null : chosen.get(chosen.size() - 1);
   }
 
@@ -221,6 +340,7 @@ final class InfoWrites {
     for (Call c : out) {
       c.numberTaken = true;
       c.numberBefore = before;
+      c.consumedAt = replayZxid;
       if (c.sequential()) c.infoConsumed = true;
     }
     return out;
@@ -251,7 +371,7 @@ final class InfoWrites {
   private boolean endUnknownSession(ModelTree tree, ModelTree.Snap node, long z, Call w) {
     if (!node.exists || node.ephemeralOwner == 0) return false;
     Call end = unknownSessionEnds.get(node.ephemeralOwner);
-    if (end == null || end.resolvedZxid >= 0) return false;
+    if (end == null || end.resolvedZxid >= 0 || end.forced) return false;
     // a close-session cannot take effect before it was invoked (an expiry event only says it happened by then)
     if (end.invoke != null && end.invokeTime >= w.completeTime) return false;
     end.resolvedZxid = z;
@@ -386,15 +506,15 @@ final class InfoWrites {
   boolean mayHaveDeleted(String path, long before) {
     List<Call> list = byPath.get(path);
     if (list == null) return false;
-    for (Call c : list) if (c.kind == Call.Kind.DELETE && c.resolvedZxid < 0 && !c.infoConsumed && c.invokeTime < before) return true;
+    for (Call c : list) if (c.kind == Call.Kind.DELETE && c.resolvedZxid < 0 && !c.infoConsumed && !c.forced && c.invokeTime < before) return true;
     return false;
   }
 
   /** True when an :info write on the path (or, for a child watch, under it) could have caused a watch event. */
   boolean mayExplainEvent(String path, boolean child, long before) {
-    if (!unknownSessionEnds.isEmpty()) return true; // an ephemeral may have gone at an unknown zxid
+    if (hasUnknownSessionEnds()) return true; // an ephemeral may have gone at an unknown zxid
     List<Call> list = child ? byParent.get(path) : byPath.get(path);
-    if (list != null) for (Call c : list) if (c.invokeTime < before) return true;
+    if (list != null) for (Call c : list) if (c.invokeTime < before && !c.forced) return true;
     return false;
   }
 
@@ -407,12 +527,12 @@ final class InfoWrites {
     long before = r.completeTime;
     if (r.kind == Call.Kind.GET_CHILDREN && exists) {
       List<Call> kids = byParent.get(r.path);
-      if (kids != null) for (Call c : kids) if (c.invokeTime < before) return true;
+      if (kids != null) for (Call c : kids) if (c.invokeTime < before && unplaced(c)) return true;
       // an ephemeral child whose owner's session ended at a zxid nobody reported
       for (Map.Entry<Long, Call> e : unknownSessionEnds.entrySet()) {
         Call end = e.getValue();
-        if (end.invokeTime >= before) continue;
-        if (end.resolvedZxid >= 0 ? end.resolvedZxid > r.zxid
+        if (end.invokeTime >= before || end.forced) continue;
+        if (end.resolvedZxid >= 0 ? r.zxid == null || end.resolvedZxid > r.zxid
             : tree.ephemeralsOf(e.getKey()).stream().anyMatch(p -> ModelTree.parent(p).equals(r.path))) {
           return true;
         }
@@ -422,16 +542,22 @@ final class InfoWrites {
     List<Call> list = byPath.get(r.path);
     if (!exists) {
       Call end = ephemeralOwner != 0 ? unknownSessionEnds.get(ephemeralOwner) : null;
-      if (end != null && end.invokeTime < before) return true;
-      if (list != null) for (Call c : list) if (c.invokeTime < before && c.kind == Call.Kind.DELETE) return true;
+      if (end != null && !end.forced && end.invokeTime < before) return true;
+      if (list != null) for (Call c : list) if (c.invokeTime < before && c.kind == Call.Kind.DELETE && unplaced(c)) return true;
       return false;
     }
     if (list == null) return false;
     for (Call c : list) {
-      if (c.invokeTime >= before || c.kind == Call.Kind.DELETE) continue;
+      if (c.invokeTime >= before || c.kind == Call.Kind.DELETE || !unplaced(c)) continue;
       if (r.kind != Call.Kind.GET_DATA || Objects.equals(c.data, r.data)) return true;
     }
     return false;
+  }
+
+  /** A placed :info write is in the replay at its slot: it cannot also excuse a read that disagrees with the replay. */
+  private static boolean unplaced(Call c) {
+    if (c.forced) return false; // decided by the search: in the replay at its slot, or never took effect
+    return (c.multi == null ? c.resolvedZxid : c.multi.resolvedZxid) < 0;
   }
 
   private static boolean anyBefore(List<Call> list, long before) {
@@ -442,6 +568,7 @@ final class InfoWrites {
 
   /** Sessions whose end was reported without a zxid (for children checks). */
   boolean hasUnknownSessionEnds() {
-    return !unknownSessionEnds.isEmpty();
+    for (Call end : unknownSessionEnds.values()) if (!end.forced) return true;
+    return false;
   }
 }

@@ -126,9 +126,13 @@ final class ObservationChecks {
 
   private void read(Call r) {
     if (r.watch && r.path != null && (r.outcome == Op.Type.OK || r.outcome == Op.Type.INFO)) register(r);
-    if (r.outcome == Op.Type.INFO || r.zxid == null || r.path == null) return;
+    if (r.outcome == Op.Type.INFO || r.path == null) return;
     Boolean exists = observedExists(r);
     if (exists == null) return; // an error that says nothing about the node
+    if (r.zxid == null) {
+      readWithoutZxid(r, session(r), exists);
+      return;
+    }
     replyArrived(r);
     Session s = session(r);
     findings.checked(Property.LinearizableWrites);
@@ -149,6 +153,51 @@ final class ObservationChecks {
           + " was invoked, yet claims zxid " + Findings.hex(r.zxid) + " which includes that write", r, future);
     }
     see(s, r.zxid, r);
+  }
+
+  /**
+   * A read whose reply carries no zxid (the official Java client does not expose it) was still served at some zxid p:
+   * the replay's state of the path at p must be what it returned (data, and every Stat field it shows: mzxid,
+   * pzxid, version, cversion bound p from both sides). Each session must be able to pick non-decreasing points, at
+   * or above everything it has seen (its replies' zxids, its own writes, its watch events: MonotonicReads) and the
+   * floor a sync set (SyncReads); and p cannot include a write invoked after the read completed
+   * (LinearizableWrites). Taking the smallest feasible point for each read in turn is optimal for a chain: any later
+   * point feasible for the next read stays feasible from a smaller floor.
+   */
+  private void readWithoutZxid(Call r, Session s, boolean exists) {
+    findings.checked(Property.LinearizableWrites);
+    findings.checked(Property.MonotonicReads);
+    if (s.syncBy != null) findings.checked(Property.SyncReads);
+    long floor = Math.max(s.seen, s.syncFloor);
+    ModelTree.PathLog log = tree.log(r.path);
+    int n = log == null ? 0 : log.n;
+    int from = log == null ? -1 : Math.max(-1, log.indexAt(Math.max(floor, 0)));
+    for (int j = from; j < n; j++) { // states that last past the floor, in zxid order: the first that matches is the point
+      long start = j < 0 ? 0 : log.zxids[j];
+      Call future = writes.lastInvokedUpTo(start);
+      if (future != null && future.invokeTime > r.completeTime) break; // this state and every later one hold a future write
+      if (!matches(j < 0 ? ModelTree.Snap.absent(0, null, false) : log.snaps[j], r, exists)) continue;
+      see(s, Math.max(start, floor), r);
+      return;
+    }
+    if (info.mayExplain(r, exists, 0, tree)) return; // an :info write nobody placed could explain it: lenient
+    for (int j = from - 1, k = 0; j >= -1 && k < SEARCH_STATES_MAX; j--, k++) { // an older state: a stale read
+      if (!matches(j < 0 ? ModelTree.Snap.absent(0, null, false) : log.snaps[j], r, exists)) continue;
+      ModelTree.Snap ended = log.snaps[j + 1];
+      if (ended.bySessionEnd) {
+        findings.violation(Property.EphemeralLifetime, "read (no zxid) still sees ephemeral " + r.path + " although its session ended at zxid "
+            + Findings.hex(ended.zxid) + ", before what the session had already seen", r, ended.cause, s.seenBy);
+      } else if (ended.zxid <= s.seen) {
+        findings.violation(Property.MonotonicReads, "read (no zxid) returned the state that zxid " + Findings.hex(ended.zxid)
+            + " replaced, but its session had already seen zxid " + Findings.hex(s.seen), s.seenBy, ended.cause, r);
+      } else {
+        findings.violation(Property.SyncReads, "read (no zxid) after sync returned the state that zxid " + Findings.hex(ended.zxid)
+            + " replaced, though the sync promised zxid " + Findings.hex(s.syncFloor), s.syncWrite, s.syncBy, ended.cause, r);
+      }
+      return;
+    }
+    findings.violation(Property.LinearizableWrites, "read (no zxid) returned " + describe(r, exists)
+        + ", which no state of the write order that it could have seen gives", r);
   }
 
   /** Every sub-read of a read-only multi sees the tree at the multi's one zxid: none makes another look stale. */
@@ -314,15 +363,18 @@ final class ObservationChecks {
   // ---- sync ----
 
   private void sync(Call c) {
-    if (c.outcome != Op.Type.OK || c.zxid == null) return;
-    replyArrived(c);
+    if (c.outcome != Op.Type.OK) return;
     Session s = session(c);
-    findings.checked(Property.SyncReads);
     Call before = writes.lastCompletedBefore(c.invokeTime);
-    long floor = c.zxid;
+    long floor = c.zxid != null ? c.zxid : -1;
+    if (c.zxid != null) {
+      replyArrived(c);
+      findings.checked(Property.SyncReads);
+    }
+    // without a zxid the sync still promises every write that completed before it was invoked to the later reads
     if (before != null) {
       long bz = before.effectiveZxid();
-      if (c.zxid < bz) {
+      if (c.zxid != null && c.zxid < bz) {
         findings.violation(Property.SyncReads, "sync returned zxid " + Findings.hex(c.zxid) + " but write #" + before.invokeIndex()
             + " at zxid " + Findings.hex(bz) + " completed before the sync was invoked", before, c);
       }

@@ -55,19 +55,190 @@ public final class ZkChecker {
 
   /**
    * Checks the history. Throws IllegalArgumentException (or {@link History.BadLineException}) on a malformed
-   * history, naming the operation or line.
+   * history, naming the operation or line. The first explanation (known writes at their zxids, :info writes placed
+   * where observations show them, with rules that excuse what they cannot place) only proposes a placement: it is
+   * replayed again with every indeterminate operation decided (at its slot, or absent) and no excuse for them. That
+   * exact replay is VALID or its violations go to the {@link ExhaustiveSearch}, the only source of INVALID.
    */
   public Result check(History history) {
     long start = System.nanoTime();
+    Attempt proposal = attempt(history, Map.of(), true);
+    Map<Long, Long> base = decidedAll(proposal);
+    Attempt exact = attempt(history, base, false);
+    if (exact.findings.total() == 0) return exact.result(properties, System.nanoTime() - start, null);
+    report("the proposed placement leaves " + exact.findings.total() + " violations: exhaustive search over the indeterminate operations");
+    List<Op> inMemory = new ArrayList<>(); // the search replays many times: read a file once
+    for (Op op : history) inMemory.add(op);
+    return decide(History.of(inMemory), exact, base, start);
+  }
+
+  /**
+   * Every indeterminate operation of the proposal decided: at the zxid it was placed at; one a rule consumed to
+   * explain a later write's outcome at the highest free zxid below that write (above the writes that completed before
+   * it was invoked); else absent. Only a starting point for the search: the exact replay judges it.
+   */
+  private static Map<Long, Long> decidedAll(Attempt proposal) {
+    Map<Long, Long> out = new java.util.TreeMap<>();
+    java.util.Set<Long> used = new java.util.HashSet<>();
+    List<Call> consumed = new ArrayList<>();
+    for (Call c : proposal.indeterminate) {
+      Object at = proposal.placements.get(c.key());
+      out.put(c.key(), at instanceof Long z ? z : InfoWrites.FORCED_ABSENT);
+      if (at instanceof Long z) used.add(z);
+      else if (c.consumedAt > 0) consumed.add(c);
+    }
+    consumed.sort((a, b) -> Long.compare(b.consumedAt, a.consumedAt)); // fill each gap from its top down
+    for (Call c : consumed) {
+      Call floorWrite = c.invoke == null ? null : proposal.completed.lastCompletedBefore(c.invokeTime);
+      long floor = floorWrite == null ? 0 : floorWrite.effectiveZxid();
+      for (long z = c.consumedAt - 1, n = 0; z > floor && n < 100_000; z--, n++) {
+        if ((z & 0xffffffffL) == 0 || binaryHas(proposal.knownZxids, z) || used.contains(z)) continue;
+        out.put(c.key(), z);
+        used.add(z);
+        break;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The verdict when the first explanation has violations the guided search did not explain: only a violation the
+   * {@link ExhaustiveSearch} confirmed is reported VIOLATED; the others are UNKNOWN with the search's reason, or,
+   * when each is explained and one placement explains them all, the history is VALID.
+   */
+  private Result decide(History history, Attempt first, Map<Long, Long> base, long start) {
+    ExhaustiveSearch search = new ExhaustiveSearch(this, history, exhaustiveBudget);
+    List<ExhaustiveSearch.Decision> decisions = onDeepStack(() -> search.decide(first, base));
+    report("exhaustive search: " + search.replays() + " replays over " + decisions.size() + " groups of violations");
+    Map<Property, ExhaustiveSearch.Decision> confirmed = new java.util.EnumMap<>(Property.class);
+    Map<Property, Long> confirmedCount = new java.util.EnumMap<>(Property.class);
+    Map<Property, String> undecided = new java.util.EnumMap<>(Property.class);
+    for (ExhaustiveSearch.Decision d : decisions) {
+      Property p = d.violation().property();
+      switch (d.outcome()) {
+        case CONFIRMED -> {
+          confirmed.putIfAbsent(p, d);
+          confirmedCount.merge(p, 1L, Long::sum);
+        }
+        case UNDECIDED -> undecided.putIfAbsent(p, d.reason());
+        case EXPLAINED -> {
+          undecided.putIfAbsent(p, "explained by a placement of the indeterminate operations on " + d.paths() + "; the other violations were not");
+        }
+      }
+    }
+    if (confirmed.isEmpty()) {
+      // every group is explained on its own paths: one replay with all those placements must explain the whole history
+      Attempt all = attempt(history, search.base(), false);
+      if (all.findings.total() == 0) return all.result(properties, System.nanoTime() - start, null);
+      for (Property p : Property.values()) {
+        if (first.findings.violated(p)) undecided.putIfAbsent(p, "the search stopped after " + decisions.size() + " violations with some left");
+      }
+    }
+    List<Verdict> out = new ArrayList<>();
+    for (Verdict v : first.findings.verdicts(properties)) {
+      ExhaustiveSearch.Decision d = confirmed.get(v.property());
+      if (d != null) {
+        List<Op> witness = new ArrayList<>();
+        for (Call c : d.violation().witness()) c.addTo(witness);
+        witness.sort((x, y) -> Long.compare(x.index(), y.index()));
+        out.add(new Verdict(v.property(), false, confirmedCount.get(v.property()), d.violation().explanation()
+            + " (no placement explains it: the search ruled out every placement of the indeterminate operations on "
+            + d.paths() + " in " + d.replays() + " replays" + (d.reason() == null ? "" : "; " + d.reason()) + ")", witness, v.checked()));
+      } else if (!v.valid()) {
+        String why = undecided.getOrDefault(v.property(), "its violations were not confirmed by the exhaustive search");
+        out.add(new Verdict(v.property(), false, v.violations(), v.explanation(), v.witness(), v.checked(), why));
+      } else {
+        out.add(v);
+      }
+    }
+    String reason = confirmed.isEmpty() ? "violations of the first explanation that no complete search confirmed: " + String.join("; ", new java.util.LinkedHashSet<>(undecided.values())) : null;
+    return new Result(out, first.ops, System.nanoTime() - start, reason, first.placements);
+  }
+
+  /** The sweep recurses once per zxid point of a path: run it on a thread with a stack to match. */
+  private static <T> T onDeepStack(java.util.function.Supplier<T> work) {
+    Object[] box = new Object[1];
+    Throwable[] failed = new Throwable[1];
+    Thread t = new Thread(null, () -> {
+      try {
+        box[0] = work.get();
+      } catch (Throwable e) {
+        failed[0] = e;
+      }
+    }, "zk-check-exhaustive-search", 1L << 30);
+    t.start();
+    try {
+      t.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+    if (failed[0] instanceof RuntimeException re) throw re;
+    if (failed[0] instanceof Error er) throw er;
+    if (failed[0] != null) throw new IllegalStateException(failed[0]);
+    @SuppressWarnings("unchecked")
+    T out = (T) box[0];
+    return out;
+  }
+
+  private ExhaustiveSearch.Budget exhaustiveBudget = ExhaustiveSearch.Budget.DEFAULT;
+
+  /** Bounds the exhaustive search (replays and wall time over the whole history); past it a violation is UNKNOWN. */
+  public ZkChecker withBudget(ExhaustiveSearch.Budget b) {
+    this.exhaustiveBudget = b;
+    return this;
+  }
+
+  /** One explanation of the history: the writes the search forced into slots, and what the replay then found. */
+  static final class Attempt {
+    final Map<Long, Long> forced;
+    final Findings findings;
+    final long ops;
+    final long[] knownZxids; // sorted: the slots of known writes (an :info write's slot is the search's to choose)
+    final List<Call> placeable; // :info writes still without a slot
+    final WriteIndex completed; // known writes, for the real-time lower bound of a slot
+    final Map<Long, Object> placements;
+    final Map<Long, java.util.Set<String>> ephemeralsBySession;
+    /** Set by {@link #attempt}: the indeterminate operations as the search may place them, before any replay rule consumed one. */
+    List<Call> indeterminate = List.of();
+    /** Indeterminate operations the search cannot place (see {@link InfoWrites#unplaceable()}). */
+    List<Call> unplaceable = List.of();
+
+    Attempt(Map<Long, Long> forced, Findings findings, long ops, long[] knownZxids, List<Call> placeable, WriteIndex completed,
+        Map<Long, Object> placements, Map<Long, java.util.Set<String>> ephemeralsBySession) {
+      this.ephemeralsBySession = ephemeralsBySession;
+      this.forced = forced;
+      this.findings = findings;
+      this.ops = ops;
+      this.knownZxids = knownZxids;
+      this.placeable = placeable;
+      this.completed = completed;
+      this.placements = placements;
+    }
+
+    Result result(Set<Property> properties, long nanos, String undecided) {
+      return new Result(findings.verdicts(properties), ops, nanos, undecided, placements);
+    }
+  }
+
+  /** Runs the two passes once, with {@code forced} :info writes (invocation :index to zxid) put at their slots first. */
+  Attempt attempt(History history, Map<Long, Long> forced, boolean withProgress) {
     Findings findings = new Findings();
     InfoWrites info = new InfoWrites();
     SessionOrder fifo = new SessionOrder(findings);
     List<Call> writes = new ArrayList<>();
     Map<Long, InfoWrites.Observation> observed = new HashMap<>();
+    Map<Long, java.util.Set<String>> ephemerals = new HashMap<>();
+    java.util.Set<Long> ended = new java.util.HashSet<>();
 
-    long ops = new Pairer(n -> report("pass 1 (pairing, FifoClientOrder, collecting writes): " + n + " operations")).run(history, c -> {
+    long ops = new Pairer(n -> { if (withProgress) report("pass 1 (pairing, FifoClientOrder, collecting writes): " + n + " operations"); }).run(history, c -> {
       fifo.accept(c);
       info.noteCompleted(c);
+      if (isSessionEnd(c) && c.session != null) ended.add(c.session);
+      // an :info ephemeral create may have taken effect: its session's unreported end must be placeable too
+      if (c.kind == Call.Kind.CREATE && (c.outcome == Op.Type.OK || c.outcome == Op.Type.INFO) && c.ephemeral() && c.session != null && c.path != null) {
+        ephemerals.computeIfAbsent(c.session, k -> new java.util.HashSet<>()).add(c.path);
+      }
       if (c.kind.isWrite()) {
         boolean placed = c.zxid != null && (c.outcome != Op.Type.INFO || c.kind == Call.Kind.SESSION_EXPIRED);
         if (placed) writes.add(c);
@@ -78,17 +249,35 @@ public final class ZkChecker {
     });
 
     writes.sort((a, b) -> Long.compare(a.effectiveZxid(), b.effectiveZxid()));
-    info.resolve(observed, z -> binaryHas(writes, z));
+    long implicitKey = -1;
+    for (Long session : new java.util.TreeSet<>(ephemerals.keySet())) {
+      if (ended.contains(session)) continue;
+      info.addImplicitEnd(new Call(null, new Op(implicitKey--, Op.Type.OK, Op.NEMESIS, "session-expired", null, Long.MAX_VALUE, session,
+          null, null, null, null, null, false)));
+    }
+    java.util.Set<Long> forcedSlots = new java.util.HashSet<>(forced.values());
+    info.resolve(observed, z -> binaryHas(writes, z) || forcedSlots.contains(z), forced); // (no first fit onto a forced slot)
+    List<Call> indeterminate = info.placeable();
+    List<Call> unplaceable = info.unplaceable();
     observed.clear();
+    WriteIndex completed = new WriteIndex(writes);
     List<Call> ordered = orderWrites(writes, history, info, findings);
     checkRealTime(ordered, findings);
-    report("replaying " + ordered.size() + " writes in zxid order (" + info.size() + " :info writes)");
+    if (withProgress) report("replaying " + ordered.size() + " writes in zxid order (" + info.size() + " :info writes)");
     ModelTree tree = new ModelTree(findings, info);
-    for (Call w : ordered) tree.apply(w, w.effectiveZxid());
+    for (Call w : ordered) {
+      info.replayZxid = w.effectiveZxid();
+      tree.apply(w, w.effectiveZxid());
+    }
 
     ObservationChecks pass2 = new ObservationChecks(tree, new WriteIndex(ordered), info, findings);
-    new Pairer(n -> report("pass 2 (reads, sync, watches): " + n + " operations")).run(history, pass2::accept);
-    return new Result(findings.verdicts(properties), ops, System.nanoTime() - start);
+    new Pairer(n -> { if (withProgress) report("pass 2 (reads, sync, watches): " + n + " operations"); }).run(history, pass2::accept);
+    long[] known = new long[writes.size()];
+    for (int i = 0; i < known.length; i++) known[i] = writes.get(i).effectiveZxid();
+    Attempt out = new Attempt(forced, findings, ops, known, info.placeable(), completed, info.placements(), ephemerals);
+    out.indeterminate = indeterminate;
+    out.unplaceable = unplaceable;
+    return out;
   }
 
   private static void observe(Call c, Map<Long, InfoWrites.Observation> observed) {
@@ -123,6 +312,10 @@ public final class ZkChecker {
     }
   }
 
+  static boolean binaryHas(long[] sorted, long z) {
+    return java.util.Arrays.binarySearch(sorted, z) >= 0;
+  }
+
   private static boolean binaryHas(List<Call> sorted, long z) {
     int lo = 0, hi = sorted.size() - 1;
     while (lo <= hi) {
@@ -140,6 +333,7 @@ public final class ZkChecker {
     List<Call> all = new ArrayList<>(writes.size());
     all.addAll(writes);
     info.forEachResolved(all::add);
+    info.forEachForcedEnd(all::add);
     all.sort((a, b) -> Long.compare(a.effectiveZxid(), b.effectiveZxid()));
     List<Call> out = new ArrayList<>(all.size());
     Call prev = null;

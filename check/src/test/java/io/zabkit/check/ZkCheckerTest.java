@@ -116,7 +116,11 @@ class ZkCheckerTest {
   void aFailedMultiIsExplainedByAnInfoDeleteOnlyWhenThereIsOne() {
     String history = RegressionCorpus.MULTI_AFTER_INFO_DELETE;
     assertTrue(check(history).valid(), check(history).table());
-    String withoutDelete = history.lines().filter(l -> !l.contains(":f :delete :path \"/e0\"")).collect(java.util.stream.Collectors.joining("\n"));
+    // without the delete, only an unreported end of session 1 could remove /e0 before the multi: session 1 creating
+    // another ephemeral after the multi shows it alive (the exhaustive search tries every slot for that end)
+    String withoutDelete = history.lines().filter(l -> !l.contains(":f :delete :path \"/e0\"")).collect(java.util.stream.Collectors.joining("\n"))
+        + "\n{:type :invoke :process 0 :session 1 :f :create :path \"/e1\" :value {:data \"x\" :mode :ephemeral} :time 8}"
+        + "\n{:type :ok :process 0 :session 1 :f :create :path \"/e1\" :value {:data \"x\" :mode :ephemeral :created-path \"/e1\"} :time 9 :zxid 5}\n";
     Result r = check(withoutDelete);
     assertEquals(List.of(Property.LinearizableWrites), r.failed(), r.table());
   }
@@ -146,7 +150,10 @@ class ZkCheckerTest {
     assertFalse(late.equals(history));
     Result r = check(late);
     assertEquals(List.of(Property.LinearizableWrites), r.failed(), r.table());
-    assertTrue(check(late.replace("/s-0000000002", "/s-0000000003")).valid());
+    // with /s-0000000003 the numbers fit, but the delete at zxid 3 needs /e0, and its create, invoked after zxid 2
+    // completed, cannot take a zxid below 3: none lies between 2 and 3 (the exhaustive search tries every slot)
+    Result three = check(late.replace("/s-0000000002", "/s-0000000003"));
+    assertEquals(List.of(Property.LinearizableWrites), three.failed(), three.table());
   }
 
   @Test
@@ -183,7 +190,9 @@ class ZkCheckerTest {
     String otherPath = history.replace(":path \"/k/c\" :value {:event :node-created :path \"/k/c\"}", ":path \"/k/x\" :value {:event :node-created :path \"/k/x\"}");
     assertFalse(otherPath.equals(history));
     Result r = check(otherPath);
-    assertTrue(r.failed().contains(Property.LinearizableWrites), r.table());
+    // nothing creates /k/x: the event is a WatchOrdering violation every placement leaves; /k's child change is
+    // still explained by the :info create of /k/c
+    assertEquals(List.of(Property.WatchOrdering), r.failed(), r.table());
   }
 
   @Test
@@ -223,9 +232,10 @@ class ZkCheckerTest {
     assertTrue(history.contains(info));
     Result noInfo = check(history.replace(info, ""));
     assertEquals(List.of(Property.LinearizableWrites), noInfo.failed(), noInfo.table());
-    // invoked after the create that shows the gap completed: it cannot have taken the number
+    // invoked after the create that shows the gap completed: it cannot have taken the number, but the exhaustive
+    // search does not place :info sequential creates, so the verdict is UNKNOWN, never VALID
     Result tooLate = check(history.replace(info, "") + info.replace(":time 4", ":time 10").replace(":time 5", ":time 11"));
-    assertEquals(List.of(Property.LinearizableWrites), tooLate.failed(), tooLate.table());
+    assertEquals(Result.Status.UNKNOWN, tooLate.status(), tooLate.table());
   }
 
   @Test
