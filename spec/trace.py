@@ -45,6 +45,10 @@ DURABLE_CHECK = {"LeaderPersistLog": "exact", "FollowerProcessPROPOSAL": "ack", 
                  "NodeStart": "exact"}
 
 
+# A trace whose TLC run takes longer is undecided (verdict 2), never accepted.
+TLC_TIMEOUT_S = 600
+
+
 class BadTrace(Exception):
     pass
 
@@ -167,7 +171,11 @@ def run_tlc(header, steps, d, report_line=0):
     write_model(header, steps, d, report_line)
     cmd = ["java", "-XX:+UseSerialGC", "-Xss8m", "-cp", JAR, "tlc2.TLC", "-workers", "1", "-deadlock",
            "-metadir", os.path.join(d, "meta"), "-config", "TraceZab.cfg", "TraceZab"]
-    p = subprocess.run(cmd, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        p = subprocess.run(cmd, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=TLC_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return f"TLC timed out after {TLC_TIMEOUT_S} s (trace.py --tlc-timeout)"
     with open(os.path.join(d, "tlc.out"), "w") as f:
         f.write(p.stdout)
     return p.stdout
@@ -258,7 +266,7 @@ def survey(a):
     Exit 1 if any trace is rejected (each rejection is an open divergence, spec/README.md)."""
     start = time.time()
     os.makedirs(a.out, exist_ok=True)
-    accepted, steps, states, rejected = 0, 0, 0, {}
+    accepted, steps, states, rejected, undecided = 0, 0, 0, {}, []
     for seed in range(a.first_seed, a.first_seed + a.seeds):
         shape = argparse.Namespace(servers=a.servers, variant=a.variant, ticks=a.ticks, fault_free=False, plant="")
         try:
@@ -268,8 +276,9 @@ def survey(a):
             return 2
         verdict, k, st, msg = check(path)
         if verdict == 2:
-            print(f"trace.py: {msg}", file=sys.stderr)
-            return 2
+            print(f"trace.py: seed {seed}: undecided: {msg.splitlines()[0]}", flush=True)
+            undecided.append(seed)
+            continue
         if verdict == 0:
             accepted, steps, states = accepted + 1, steps + k, states + st
             os.remove(path)
@@ -281,10 +290,12 @@ def survey(a):
     n = sum(len(v) for v in rejected.values())
     print(f"trace.py: {a.servers} servers, {a.variant}, with faults, seeds {a.first_seed}..{a.first_seed + a.seeds - 1}: "
           f"{accepted} accepted ({steps} steps, {states} distinct TLC states), {n} rejected, "
-          f"{time.time() - start:.1f} s wall")
+          f"{len(undecided)} undecided, {time.time() - start:.1f} s wall")
     for key, seeds in sorted(rejected.items(), key=lambda kv: -len(kv[1])):
         print(f"trace.py:   rejected at {key}: {len(seeds)} seeds {seeds}")
-    return 1 if n else 0
+    if undecided:
+        print(f"trace.py:   undecided (TLC did not finish or failed): seeds {undecided}")
+    return 1 if n else (2 if undecided else 0)
 
 
 def suite(a):
@@ -352,6 +363,7 @@ def teeth(a):
 
 
 def main(argv):
+    global TLC_TIMEOUT_S
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("check", help="validate trace files")
@@ -379,6 +391,7 @@ def main(argv):
     v.add_argument("--seeds", type=int, default=50)
     v.add_argument("--ticks", type=int, default=150)
     v.add_argument("--out", default=os.path.join(ROOT, "results", "trace", "rejected"))
+    v.add_argument("--tlc-timeout", type=int, default=TLC_TIMEOUT_S, help="seconds per trace before it is undecided")
     t = sub.add_parser("teeth", help="the planted early ACK must be rejected at its first affected seed")
     t.add_argument("--max-seeds", type=int, default=5)
     t.add_argument("--ticks", type=int, default=150)
@@ -392,6 +405,7 @@ def main(argv):
     if a.cmd == "teeth":
         return teeth(a)
     if a.cmd == "survey":
+        TLC_TIMEOUT_S = a.tlc_timeout
         return survey(a)
     start = time.time()
     if a.cmd == "sim":
