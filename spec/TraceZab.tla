@@ -57,7 +57,9 @@ RecoveredCommitted ==
 Observed(i) ==
   IF Line.action = "NodeCrash" THEN ObservedCrash(i) ELSE
     /\ up'[i]
-    /\ Line.action = "NodeStart" => RecoveredCommitted
+    \* D18: a SNAP installs the leader's applied state, which may include what the leader
+    \* re-applied from its own snapshot after a restart (its spec lastCommitted restarted from 0)
+    /\ Line.action \in {"NodeStart", "FollowerProcessSNAP"} => RecoveredCommitted
     /\ state'[i] = Line.state
     /\ acceptedEpoch'[i] = Line.acceptedEpoch
     /\ \/ currentEpoch'[i] = Line.currentEpoch

@@ -91,8 +91,9 @@ def tla(v):
 def observe_environment(steps):
     """Fields the code shows only later: a NodeCrash line gets the log its server recovered at the next
     NodeStart (its disk at the crash; nothing writes it in between), unobserved if the trace ends first.
-    Every line gets "recovered": what its server delivered from its snapshot at its last NodeStart (the
-    spec's lastCommitted restarts from 0; the code's replica restarts from the snapshot)."""
+    Every line gets "recovered": what its server delivered from a snapshot, at its last NodeStart or SNAP
+    (the spec's lastCommitted restarts from 0, or from the leader's; the code's replica from the
+    snapshot, which TraceZab checks is a prefix of what was committed)."""
     recovered, crash_at = {}, {}
     for s in steps:
         n = s["node"]
@@ -107,6 +108,8 @@ def observe_environment(steps):
             recovered[n] = s["delivered"]
         elif n in crash_at:
             raise BadTrace(f"line {s['line']}: a step of server {n} between its NodeCrash and its NodeStart")
+        elif s["action"] == "FollowerProcessSNAP":
+            recovered[n] = s["delivered"]  # the leader's applied state, installed (D18)
         s["recovered"] = recovered.get(n, 0)
 
 
