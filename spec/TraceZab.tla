@@ -35,11 +35,37 @@ traceVars == <<vars, l>>
 Line == TraceLog[l]
 Zxids(h) == [k \in 1..Len(h) |-> h[k].zxid]
 
-\* The acting server's variables after the step agree with the line.
-Observed(i) ==
-    /\ state'[i] = Line.state
+(* What the code delivered the spec has committed, except what a restarted *)
+(* server re-applied from its snapshot: the spec's lastCommitted restarts  *)
+(* from 0 (the NodeStart line checks that the snapshot holds only what was *)
+(* committed).                                                             *)
+DeliveredOK(i) == lastCommitted'[i] >= Line.delivered \/ Line.delivered <= Line.recovered
+
+\* A crash: the epochs survive, and the log the server recovers at its next NodeStart.
+ObservedCrash(i) ==
+    /\ ~up'[i]
     /\ acceptedEpoch'[i] = Line.acceptedEpoch
     /\ currentEpoch'[i] = Line.currentEpoch
+    /\ Line.exact => Zxids(history'[i]) = Line.history
+
+\* A restart: the recovered snapshot was committed.
+RecoveredCommitted ==
+    /\ Line.delivered <= Len(committedLog)
+    /\ Zxids(SubSeq(committedLog, 1, Line.delivered)) = SubSeq(Line.history, 1, Line.delivered)
+
+\* The acting server's variables after the step agree with the line.
+Observed(i) ==
+  IF Line.action = "NodeCrash" THEN ObservedCrash(i) ELSE
+    /\ up'[i]
+    \* D18: a SNAP installs the leader's applied state, which may include what the leader
+    \* re-applied from its own snapshot after a restart (its spec lastCommitted restarted from 0)
+    /\ Line.action \in {"NodeStart", "FollowerProcessSNAP"} => RecoveredCommitted
+    /\ state'[i] = Line.state
+    /\ acceptedEpoch'[i] = Line.acceptedEpoch
+    /\ \/ currentEpoch'[i] = Line.currentEpoch
+       \* D14: a COMMIT the code takes before it has finished NEWLEADER, which the spec took first
+       \/ Line.action = "FollowerProcessCOMMIT" /\ Line.zabState = SYNCHRONIZATION
+          /\ currentEpoch'[i] = Line.acceptedEpoch
     /\ Line.state = LEADING => zabState'[i] = Line.zabState
     /\ IF Line.exact THEN Zxids(history'[i]) = Line.history
                      ELSE IsPrefix(Zxids(history'[i]), Line.history)
@@ -47,23 +73,42 @@ Observed(i) ==
     \* an ACK through the mark: the spec logged it in that step, so the code's disk must hold it
     /\ Line.durableCheck = "ack" => Line.durable >= Line.mark /\ durable'[i] >= Line.mark
     /\ Len(history'[i]) >= Line.minLen
-    /\ lastCommitted'[i] >= Line.delivered
+    /\ DeliveredOK(i)
 
 \* A COMMIT or UPTODATE the code took while the spec still has a PROPOSAL ahead of it.
 Deferred(i, j, type) == ~Pending(i, j, type) /\ UNCHANGED vars
 
+(* D7: the spec elected i when a follower settled on it (FollowerJoin);  *)
+(* the code's i settles later, and has taken no step as leader since.      *)
+ElectedEarlier(i) ==
+    /\ state[i] = LEADING /\ zabState[i] = DISCOVERY /\ leaderEpoch[i] = 0 /\ learners[i] = {}
+    /\ UNCHANGED vars
+
+(* D14: the code takes NEWLEADER in two steps, as it does a PROPOSAL      *)
+(* (D3): it receives it, then stores currentEpoch and ACKs once the synced *)
+(* history is durable, and may take the COMMITs behind it in between. The  *)
+(* spec then takes FollowerProcessNEWLEADER before such a COMMIT (Silent),  *)
+(* and the code's NEWLEADER line finds it done; the line still checks that *)
+(* the code's disk holds the synced history.                               *)
+NewLeaderEarlier(i, j) ==
+    /\ state[i] = FOLLOWING /\ leaderOf[i] = j /\ ~Pending(i, j, NEWLEADER)
+    /\ currentEpoch[i] = acceptedEpoch[i]
+    /\ UNCHANGED vars
+
 \* The spec step(s) that the line of server i with peer j names.
 Explain(i, j) ==
     LET a == Line.action IN
-    CASE a = "ElectLeader" -> \E Q \in SUBSET Server : ElectLeader(i, Q)
-      [] a = "FollowerJoin" -> FollowerJoin(i, j)
+    CASE a = "ElectLeader" -> (\E Q \in SUBSET Server : ElectLeader(i, Q)) \/ ElectedEarlier(i)
+      \* D7: or the election this follower settled on, before its leader settles
+      [] a = "FollowerJoin" -> FollowerJoin(i, j) \/ \E Q \in SUBSET Server : i \in Q /\ ElectLeader(j, Q)
       [] a = "LeaderProcessFOLLOWERINFO" -> LeaderProcessFOLLOWERINFO(i, j)
       [] a = "FollowerProcessLEADERINFO" -> FollowerProcessLEADERINFO(i, j)
       [] a = "LeaderProcessACKEPOCH" -> LeaderProcessACKEPOCH(i, j)
       [] a = "FollowerProcessDIFF" -> FollowerProcessDIFF(i, j)
       [] a = "FollowerProcessTRUNC" -> FollowerProcessTRUNC(i, j)
-      [] a = "FollowerProcessSNAP" -> FollowerProcessSNAP(i, j)
-      [] a = "FollowerProcessNEWLEADER" -> FollowerProcessNEWLEADER(i, j)
+      \* D12: a SNAP where the spec's leader sends a DIFF (the code's log starts at its snapshot)
+      [] a = "FollowerProcessSNAP" -> FollowerProcessSNAP(i, j) \/ FollowerProcessDIFF(i, j)
+      [] a = "FollowerProcessNEWLEADER" -> FollowerProcessNEWLEADER(i, j) \/ NewLeaderEarlier(i, j)
       [] a = "LeaderProcessACKLD" -> LeaderProcessACKLD(i, j)
       [] a = "FollowerProcessUPTODATE" -> FollowerProcessUPTODATE(i, j) \/ Deferred(i, j, UPTODATE)
       [] a = "LeaderProcessRequest" -> LeaderProcessRequest(i)
@@ -74,7 +119,11 @@ Explain(i, j) ==
       \* a follower that closed its link to the leader; the leader may have dropped it first
       \* (a leader drops a learner the same way: PartitionStart detaches the follower side only)
       [] a = "PartitionStart" -> PartitionStart(i, j) \/ (state[i] = LOOKING /\ UNCHANGED vars)
-      [] a = "LeaderLoseQuorum" -> LeaderLoseQuorum(i)
+      \* or a phantom leader (PhantomLeader) gives up
+      [] a = "LeaderLoseQuorum" -> LeaderLoseQuorum(i) \/ (state[i] = LOOKING /\ UNCHANGED vars)
+      [] a = "NodeCrash" -> NodeCrash(i)
+      \* the first start of every server is Init's
+      [] a = "NodeStart" -> NodeStart(i) \/ (up[i] /\ UNCHANGED vars)
 
 (* A follower that settled on a leader the spec has not elected yet: its   *)
 (* FOLLOWERINFO is sent by the ElectLeader step that includes it (and a    *)
@@ -86,16 +135,76 @@ JoinLater(i, j) ==
        \/ state[i] = FOLLOWING /\ leaderOf[i] = j
     /\ UNCHANGED vars
 
+(* D11: the spec's follower logs and ACKs a PROPOSAL in the step that     *)
+(* receives it; the code appends at receipt and ACKs once its disk has it, *)
+(* and may take the COMMIT behind it in between, which makes the spec take *)
+(* the PROPOSAL step early (D3). A crash then loses, in the code, entries  *)
+(* the spec calls durable. Just before a NodeCrash line the spec may drop  *)
+(* such a tail, down to the log the server recovered, provided no server   *)
+(* counted an ACK of i for the dropped entries: their ACKs are still in i's *)
+(* channels, which the crash empties, so nobody can ever count them. An    *)
+(* entry i acknowledged to anyone must survive.                            *)
+ForgetUnacked(i) ==
+    /\ Line.action = "NodeCrash" /\ Line.node = i /\ Line.exact /\ up[i]
+    /\ LET n == Len(Line.history)
+       IN /\ n < durable[i]
+          /\ Zxids(SubSeq(history[i], 1, n)) = Line.history
+          /\ \A s \in Server \ {i} : ackIndex[s][i] <= n
+          /\ history' = [history EXCEPT ![i] = SubSeq(@, 1, n)]
+          /\ durable' = [durable EXCEPT ![i] = n]
+          /\ lastCommitted' = [lastCommitted EXCEPT ![i] = Min(@, n)]
+          /\ ackIndex' = [ackIndex EXCEPT ![i][i] = Min(@, n)]
+    /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, up, leaderOf, leaderEpoch,
+                   infoMaxEpoch, learners, ackepochRecv, forwarding, ackldRecv, suspects,
+                   zabAckers, msgs, envVars, ghostVars>>
+
 \* Steps of server i that no line names (see the header).
 Silent(i) ==
-    \E j \in Server :
+    \/ ForgetUnacked(i)
+    \/ \E j \in Server :
         \/ FollowerProcessCOMMIT(i, j)
         \/ FollowerProcessUPTODATE(i, j)
         \/ FollowerProcessPROPOSAL(i, j)
+        \/ Line.action = "FollowerProcessCOMMIT" /\ FollowerProcessNEWLEADER(i, j)
         \/ Line.action = "LeaderProcessACK" /\ j = Line.peer /\ LeaderProcessACK(i, j)
-        \/ Line.action = "LeaderPersistLog" /\ j = i /\ LeaderPersistLog(i)
+        \/ Line.action \in {"LeaderPersistLog", "NodeCrash"} /\ j = i /\ LeaderPersistLog(i)
         \* a broken link (PartitionStart line) is restored: the code reconnects at once
         \/ PartitionRecover(i, j)
+
+(* D13: the spec's crash of a leader, or a broken link, detaches its      *)
+(* followers at once; a code follower hears of it a moment later, and may  *)
+(* finish first what it received before: a log write and its ACK, or the   *)
+(* durable history and currentEpoch of NEWLEADER. The spec takes such a    *)
+(* step just before the line that cuts the link (CutSilent); the code's    *)
+(* line, once the spec's follower is LOOKING, then changes nothing         *)
+(* (Orphan), and its epochs and log must agree with the spec's.            *)
+(* D16: the code's election settles per server on the votes it has seen: *)
+(* a server may settle as leader while the servers whose votes it counted  *)
+(* have since moved on, crashed or settled on another. The spec's oracle   *)
+(* election moves a quorum at once, so there is no such step: the spec's   *)
+(* server stays LOOKING. It becomes the spec's leader only when a follower *)
+(* settles on it (D7's early election, at that FollowerJoin line), else it *)
+(* gives up (its LeaderLoseQuorum line changes nothing). Its epochs and log *)
+(* must agree, and any step it takes as leader needs the spec's election.  *)
+PhantomLeader(i) ==
+    /\ Line.action = "ElectLeader" /\ state[i] = LOOKING /\ up[i]
+    /\ acceptedEpoch[i] = Line.acceptedEpoch /\ currentEpoch[i] = Line.currentEpoch
+    /\ Zxids(history[i]) = Line.history
+    /\ UNCHANGED vars
+
+CutSilent ==
+    /\ Line.action \in {"NodeCrash", "PartitionStart", "LeaderLoseQuorum"}
+    /\ \E k \in Server \ {Line.node} :
+        /\ state[k] = FOLLOWING /\ leaderOf[k] \in {Line.node, Line.peer}
+        /\ \/ FollowerProcessPROPOSAL(k, leaderOf[k])
+           \/ FollowerProcessNEWLEADER(k, leaderOf[k])
+
+Orphan(i) ==
+    /\ Line.action \in {"FollowerProcessPROPOSAL", "FollowerProcessNEWLEADER"}
+    /\ Line.state = FOLLOWING /\ state[i] = LOOKING
+    /\ acceptedEpoch[i] = Line.acceptedEpoch /\ currentEpoch[i] = Line.currentEpoch
+    /\ IsPrefix(Zxids(history[i]), Line.history)
+    /\ UNCHANGED vars
 
 TraceInit == Init /\ l = 1 /\ TLCSet(1, 1)
 
@@ -103,8 +212,11 @@ TraceNext ==
     /\ l <= Len(TraceLog)
     /\ \/ /\ \/ Explain(Line.node, Line.peer) /\ Observed(Line.node)
              \/ JoinLater(Line.node, Line.peer)
+             \/ Orphan(Line.node)
+             \/ PhantomLeader(Line.node)
           /\ l' = l + 1
        \/ Silent(Line.node) /\ UNCHANGED l
+       \/ CutSilent /\ UNCHANGED l
 
 TraceSpec == TraceInit /\ [][TraceNext]_traceVars
 

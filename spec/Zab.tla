@@ -490,6 +490,16 @@ FollowerProcessNEWLEADER(i, j) ==
     /\ UNCHANGED <<state, zabState, acceptedEpoch, history, lastCommitted, up, leaderOf,
                    leaderVars, envVars, ghostVars>>
 
+\* Leader i: the highest index a quorum of explicit or implicit acks covers,
+\* its own ack (after logging, L2) included (L3).
+LeaderCommitIndex(i, ai) ==
+    MaxOf({k \in lastCommitted[i]..Len(history[i]) :
+              k = lastCommitted[i] \/ IsQuorum({x \in forwarding[i] \cup {i} : ai[x] >= k})})
+
+\* COMMIT messages leader i owes after committing up to k: Zab's to every
+\* follower; under switching (2.7) to the followers whose last ack had zab = 1.
+CommitTo(i) == IF Variant = "Zab" THEN forwarding[i] ELSE zabAckers[i] \cap forwarding[i]
+
 \* Leader i gathers ACKLD; with a quorum its initial history is committed.
 LeaderProcessACKLD(i, j) ==
     /\ state[i] = LEADING /\ j \in forwarding[i]
@@ -505,9 +515,20 @@ LeaderProcessACKLD(i, j) ==
                   /\ msgs' = SendAll(Receive(msgs, j, i), i, recv,
                                      [mtype |-> UPTODATE, committed |-> Len(history[i])])
              ELSE IF zabState[i] = BROADCAST
-             THEN /\ msgs' = Send(Receive(msgs, j, i), i, j,
+             \* A late learner's ACKLD acks its synced history (on its disk). ZooKeeper's leader
+             \* does not count it toward commit; the Java server's may, as it counts an ACK
+             \* (trace validation, spec/README.md D15): either.
+             THEN LET k == LeaderCommitIndex(i, ai)
+                      ms1 == Send(Receive(msgs, j, i), i, j,
                                   [mtype |-> UPTODATE, committed |-> lastCommitted[i]])
-                  /\ UNCHANGED <<zabState, lastCommitted, committedLog>>
+                  IN /\ UNCHANGED zabState
+                     /\ \/ /\ msgs' = ms1
+                           /\ UNCHANGED <<lastCommitted, committedLog>>
+                        \/ /\ k > lastCommitted[i]
+                           /\ lastCommitted' = [lastCommitted EXCEPT ![i] = k]
+                           /\ committedLog' = Longest(committedLog, SubSeq(history[i], 1, k))
+                           /\ msgs' = SendAll(ms1, i, CommitTo(i),
+                                              [mtype |-> COMMIT, zxid |-> history[i][k].zxid])
              ELSE /\ msgs' = Receive(msgs, j, i)
                   /\ UNCHANGED <<zabState, lastCommitted, committedLog>>
     /\ UNCHANGED <<state, acceptedEpoch, currentEpoch, history, durable, up, leaderOf,
@@ -535,12 +556,6 @@ FollowerProcessUPTODATE(i, j) ==
 CoveredIndex(i, ai, S, n, len) ==
     MaxOf({k \in lastCommitted[i]..len :
               k = lastCommitted[i] \/ Cardinality({x \in S : ai[x] >= k}) >= n})
-
-\* Leader i: the highest index a quorum of explicit or implicit acks covers,
-\* its own ack (after logging, L2) included (L3).
-LeaderCommitIndex(i, ai) ==
-    MaxOf({k \in lastCommitted[i]..Len(history[i]) :
-              k = lastCommitted[i] \/ IsQuorum({x \in forwarding[i] \cup {i} : ai[x] >= k})})
 
 (* A follower in Zab mode (2.7): it suspects another follower's crash.     *)
 (* It then acks only to the leader with zab = 1 and waits for COMMIT.      *)
@@ -574,10 +589,6 @@ LeaderProcessRequest(i) ==
     /\ LeaderPropose(i, Cardinality(proposed) + 1)
     /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, lastCommitted, up,
                    leaderOf, leaderVars, envVars, leaders, committedLog>>
-
-\* COMMIT messages leader i owes after committing up to k: Zab's to every
-\* follower; under switching (2.7) to the followers whose last ack had zab = 1.
-CommitTo(i) == IF Variant = "Zab" THEN forwarding[i] ELSE zabAckers[i] \cap forwarding[i]
 
 (* L2-L4: leader i logs its next proposal and acks it to itself; what a    *)
 (* quorum of acks now covers is committed to itself and delivered.         *)

@@ -3,10 +3,13 @@
 
   spec/trace.py check TRACE.jsonl             # one trace (SimMain --trace-out, or -Dzabkit.zabTrace=FILE)
   spec/trace.py sim --servers 3 --seeds 20    # run the simulator per seed, validate each trace
+  spec/trace.py survey --servers 3 --seeds 50 # with crashes and partitions; every seed, rejections grouped
 
 A trace is JSON lines: a header ({"seed":..}) then one step per line ({"node", "action", "peer", "mark",
 "state", "zabState", "acceptedEpoch", "currentEpoch", "durable", "delivered", "history"}), written by
-io.zabkit.zab.TraceWriter. This script turns it into TraceZabLog.tla (TLC 2.18 has no Json module),
+io.zabkit.zab.TraceWriter. NodeCrash and NodeStart lines come from the simulator (and NodeStart from a
+server started with -Dzabkit.zabTrace); a NodeCrash line is compared with the log recovered at the next
+NodeStart of its server. This script turns it into TraceZabLog.tla (TLC 2.18 has no Json module),
 runs TLC on spec/TraceZab.tla with -workers 1, and reports accepted, or the first line no spec action
 explains with the spec's state there and the command that replays the seed.
 
@@ -33,12 +36,17 @@ MARKED = {"FollowerProcessPROPOSAL", "FollowerProcessDIFF", "FollowerProcessSNAP
 ACTIONS = MARKED | {"ElectLeader", "FollowerJoin", "LeaderProcessFOLLOWERINFO", "FollowerProcessLEADERINFO",
                     "LeaderProcessACKEPOCH", "LeaderProcessACKLD", "FollowerProcessUPTODATE", "LeaderProcessRequest",
                     "LeaderPersistLog", "LeaderProcessACK", "FollowerProcessCOMMIT", "PartitionStart",
-                    "LeaderLoseQuorum"}
+                    "LeaderLoseQuorum", "NodeCrash", "NodeStart"}
 
 
 # Where the code's disk is observed: the leader's log write is the spec's LeaderPersistLog exactly; a
 # follower's ACK (ACKLD, or of proposals) claims its disk holds what the spec step made durable.
-DURABLE_CHECK = {"LeaderPersistLog": "exact", "FollowerProcessPROPOSAL": "ack", "FollowerProcessNEWLEADER": "ack"}
+DURABLE_CHECK = {"LeaderPersistLog": "exact", "FollowerProcessPROPOSAL": "ack", "FollowerProcessNEWLEADER": "ack",
+                 "NodeStart": "exact"}
+
+
+# A trace whose TLC run takes longer is undecided (verdict 2), never accepted.
+TLC_TIMEOUT_S = 600
 
 
 class BadTrace(Exception):
@@ -80,20 +88,54 @@ def tla(v):
     raise TypeError(v)
 
 
+def observe_environment(steps):
+    """Fields the code shows only later: a NodeCrash line gets the log its server recovered at the next
+    NodeStart (its disk at the crash; nothing writes it in between), unobserved if the trace ends first.
+    Every line gets "recovered": what its server delivered from a snapshot, at its last NodeStart or SNAP
+    (the spec's lastCommitted restarts from 0, or from the leader's; the code's replica from the
+    snapshot, which TraceZab checks is a prefix of what was committed)."""
+    recovered, crash_at = {}, {}
+    for s in steps:
+        n = s["node"]
+        if s["action"] == "NodeCrash":
+            if n in crash_at:
+                raise BadTrace(f"line {s['line']}: NodeCrash of server {n}, which is down")
+            crash_at[n] = s
+            s["survived"] = None
+        elif s["action"] == "NodeStart":
+            if n in crash_at:
+                crash_at.pop(n)["survived"] = s["history"]
+            recovered[n] = s["delivered"]
+        elif n in crash_at:
+            raise BadTrace(f"line {s['line']}: a step of server {n} between its NodeCrash and its NodeStart")
+        elif s["action"] == "FollowerProcessSNAP":
+            recovered[n] = s["delivered"]  # the leader's applied state, installed (D18)
+        s["recovered"] = recovered.get(n, 0)
+
+
 def record(s):
     hist = s["history"]
     marked = s["action"] in MARKED and s["mark"] >= 0
-    # an ACK line: the spec may have taken later PROPOSAL steps already (TraceZab.tla, silent steps)
-    min_len = s["mark"] if s["action"] == "FollowerProcessPROPOSAL" else 0
-    if marked and s["action"] != "FollowerProcessPROPOSAL":
+    # An ACK line (a PROPOSAL's, or NEWLEADER's ACKLD): the spec may have taken later PROPOSAL steps
+    # already (TraceZab.tla, silent steps, D14), so its log is a prefix of the code's that holds the
+    # acknowledged part: exact up to the mark.
+    acked = s["action"] in ("FollowerProcessPROPOSAL", "FollowerProcessNEWLEADER")
+    min_len = s["mark"] if acked and s["mark"] >= 0 else 0
+    if marked and not acked:
         hist = hist[:s["mark"]]
-    marked = marked and s["action"] != "FollowerProcessPROPOSAL"
+    marked = marked and not acked
+    exact = marked or s["state"] == "LEADING" or s["action"] == "NodeStart"
+    zab_state = s["zabState"]
+    if s["state"] == "LEADING" and zab_state == "SYNCHRONIZATION" and s["currentEpoch"] < s["acceptedEpoch"]:
+        zab_state = "DISCOVERY"  # D1: the quorum promised, but the leader has not taken its epoch yet
+    if s["action"] == "NodeCrash":
+        hist, exact = (s["survived"], True) if s["survived"] is not None else ([], False)
     fields = [("node", s["node"]), ("action", s["action"]), ("peer", max(s["peer"], 0)), ("state", s["state"]),
-              ("zabState", s["zabState"]), ("acceptedEpoch", s["acceptedEpoch"]),
+              ("zabState", zab_state), ("acceptedEpoch", s["acceptedEpoch"]),
               ("currentEpoch", s["currentEpoch"]), ("history", hist),
-              ("exact", marked or s["state"] == "LEADING"), ("durable", s["durable"]),
+              ("exact", exact), ("durable", s["durable"]),
               ("durableCheck", DURABLE_CHECK.get(s["action"], "none")), ("delivered", s["delivered"]),
-              ("mark", max(s["mark"], 0)), ("minLen", min_len)]
+              ("recovered", s["recovered"]), ("mark", max(s["mark"], 0)), ("minLen", min_len)]
     return "[" + ", ".join(f"{k} |-> {tla(v)}" for k, v in fields) + "]"
 
 
@@ -116,12 +158,13 @@ def write_model(header, steps, d, report_line=0):
         f.write(f"TraceMaxTxns == {txns}\nTraceMaxEpoch == {epochs + 1}\n")
         f.write(f"TraceReportLine == {report_line}\n")
         f.write(f"TraceMaxPartitions == {sum(1 for s in steps if s['action'] == 'PartitionStart')}\n")
+        f.write(f"TraceMaxCrashes == {sum(1 for s in steps if s['action'] == 'NodeCrash')}\n")
         f.write("TraceLog == <<\n" + ",\n".join(record(s) for s in steps) + ">>\n====\n")
     with open(os.path.join(d, "TraceZab.cfg"), "w") as f:
         f.write("INIT TraceInit\nNEXT TraceNext\n"
                 "CONSTANTS\n  Server <- TraceServers\n  Variant = \"" + header["variant"] + "\"\n"
                 "  Switching = FALSE\n  Assumptions = {}\n  Bugs = {}\n  MaxTxns <- TraceMaxTxns\n"
-                "  MaxEpoch <- TraceMaxEpoch\n  MaxCrashes = 0\n  MaxPartitions <- TraceMaxPartitions\n"
+                "  MaxEpoch <- TraceMaxEpoch\n  MaxCrashes <- TraceMaxCrashes\n  MaxPartitions <- TraceMaxPartitions\n"
                 "INVARIANT Progress\n")
     for m in ("Zab.tla", "TraceZab.tla"):
         shutil.copy(os.path.join(SPEC, m), d)
@@ -131,7 +174,11 @@ def run_tlc(header, steps, d, report_line=0):
     write_model(header, steps, d, report_line)
     cmd = ["java", "-XX:+UseSerialGC", "-Xss8m", "-cp", JAR, "tlc2.TLC", "-workers", "1", "-deadlock",
            "-metadir", os.path.join(d, "meta"), "-config", "TraceZab.cfg", "TraceZab"]
-    p = subprocess.run(cmd, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        p = subprocess.run(cmd, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=TLC_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return f"TLC timed out after {TLC_TIMEOUT_S} s (trace.py --tlc-timeout)"
     with open(os.path.join(d, "tlc.out"), "w") as f:
         f.write(p.stdout)
     return p.stdout
@@ -145,6 +192,10 @@ def check(path, keep=None):
         return 2, 0, 0, str(e)
     if not steps:
         return 2, 0, 0, f"{path}: no steps (was the core traced?)"
+    try:
+        observe_environment(steps)
+    except BadTrace as e:
+        return 2, 0, 0, f"{path}: {e}"
     d = keep or tempfile.mkdtemp(prefix="tracezab-")
     os.makedirs(d, exist_ok=True)
     try:
@@ -212,6 +263,44 @@ def validate_seeds(a, label):
     return 0, n, steps, states
 
 
+def survey(a):
+    """Simulates seeds of one shape with the normal fault mix and validates every trace, past rejections:
+    how many are accepted, and the rejected ones grouped by the action of their first unexplained line.
+    Exit 1 if any trace is rejected (each rejection is an open divergence, spec/README.md)."""
+    start = time.time()
+    os.makedirs(a.out, exist_ok=True)
+    accepted, steps, states, rejected, undecided = 0, 0, 0, {}, []
+    for seed in range(a.first_seed, a.first_seed + a.seeds):
+        shape = argparse.Namespace(servers=a.servers, variant=a.variant, ticks=a.ticks, fault_free=False, plant="")
+        try:
+            path = sim_trace(shape, seed, a.out)
+        except (BadTrace, OSError) as e:
+            print(f"trace.py: {e}", file=sys.stderr)
+            return 2
+        verdict, k, st, msg = check(path)
+        if verdict == 2:
+            print(f"trace.py: seed {seed}: undecided: {msg.splitlines()[0]}", flush=True)
+            undecided.append(seed)
+            continue
+        if verdict == 0:
+            accepted, steps, states = accepted + 1, steps + k, states + st
+            os.remove(path)
+            continue
+        bad = json.loads(msg.splitlines()[1])
+        key = f"{bad['action']} ({bad['state']}, {bad['zabState']})"
+        rejected.setdefault(key, []).append(seed)
+        print(f"trace.py: seed {seed}: {msg.splitlines()[0]}\n  {msg.splitlines()[1][:400]}", flush=True)
+    n = sum(len(v) for v in rejected.values())
+    print(f"trace.py: {a.servers} servers, {a.variant}, with faults, seeds {a.first_seed}..{a.first_seed + a.seeds - 1}: "
+          f"{accepted} accepted ({steps} steps, {states} distinct TLC states), {n} rejected, "
+          f"{len(undecided)} undecided, {time.time() - start:.1f} s wall")
+    for key, seeds in sorted(rejected.items(), key=lambda kv: -len(kv[1])):
+        print(f"trace.py:   rejected at {key}: {len(seeds)} seeds {seeds}")
+    if undecided:
+        print(f"trace.py:   undecided (TLC did not finish or failed): seeds {undecided}")
+    return 1 if n else (2 if undecided else 0)
+
+
 def suite(a):
     """What make tlc-trace runs: each shape, then the totals."""
     start = time.time()
@@ -277,6 +366,7 @@ def teeth(a):
 
 
 def main(argv):
+    global TLC_TIMEOUT_S
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("check", help="validate trace files")
@@ -297,6 +387,14 @@ def main(argv):
     u.add_argument("--first-seed", type=int, default=1)
     u.add_argument("--ticks", type=int, default=150)
     u.add_argument("--out", default=os.path.join(ROOT, "results", "trace"))
+    v = sub.add_parser("survey", help="seeds with crashes and partitions, validated past rejections, grouped")
+    v.add_argument("--servers", type=int, default=3)
+    v.add_argument("--variant", default="Zab")
+    v.add_argument("--first-seed", type=int, default=1)
+    v.add_argument("--seeds", type=int, default=50)
+    v.add_argument("--ticks", type=int, default=150)
+    v.add_argument("--out", default=os.path.join(ROOT, "results", "trace", "rejected"))
+    v.add_argument("--tlc-timeout", type=int, default=TLC_TIMEOUT_S, help="seconds per trace before it is undecided")
     t = sub.add_parser("teeth", help="the planted early ACK must be rejected at its first affected seed")
     t.add_argument("--max-seeds", type=int, default=5)
     t.add_argument("--ticks", type=int, default=150)
@@ -309,6 +407,9 @@ def main(argv):
         return suite(a)
     if a.cmd == "teeth":
         return teeth(a)
+    if a.cmd == "survey":
+        TLC_TIMEOUT_S = a.tlc_timeout
+        return survey(a)
     start = time.time()
     if a.cmd == "sim":
         label = f"{a.servers} servers, {a.variant}{', fault-free' if a.fault_free else ''}: "

@@ -141,6 +141,7 @@ public final class ServerCore implements Replica, Effects {
             out.println("{\"seed\":-1,\"servers\":" + config.zab().voters().size() + ",\"variant\":\""
                     + config.zab().variant() + "\",\"ticks\":0,\"server\":" + config.serverId() + "}");
             zab.tracer(new io.zabkit.zab.TraceWriter(out));
+            zab.traceNodeStart();
         } catch (IOException e) {
             throw new IllegalStateException("zabkit.zabTrace=" + file + " cannot be written: " + e.getMessage(), e);
         }

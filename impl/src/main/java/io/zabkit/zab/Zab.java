@@ -137,6 +137,23 @@ public final class Zab {
         tracer = t == null ? Tracer.OFF : t;
     }
 
+    /**
+     * Trace validation: this server has just been built from its disk (NodeStart), before its first step.
+     * The trace line shows what survived: the epochs and the recovered log.
+     */
+    public void traceNodeStart() {
+        assert !started || config.standaloneFor(self) : "NodeStart traced after the server's first step";
+        trace("NodeStart", -1, -1);
+    }
+
+    /**
+     * Trace validation (simulator): this server is about to lose its memory (NodeCrash). What survives
+     * on its disk is shown by the NodeStart line that follows.
+     */
+    public void traceNodeCrash() {
+        trace("NodeCrash", -1, -1);
+    }
+
     /** One protocol step, named after the spec action it implements, with this server's state after it. */
     void trace(String action, long peer, long mark) {
         tracer.step(action, peer, mark, this);

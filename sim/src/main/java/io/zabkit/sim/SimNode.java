@@ -119,6 +119,22 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
     }
 
     private io.zabkit.zab.Tracer zabTracer = io.zabkit.zab.Tracer.OFF;
+    /** The core of a crash at the start of this step whose NodeCrash line is not written yet. */
+    private io.zabkit.zab.Zab crashedZab;
+
+    /**
+     * Trace validation: writes the NodeCrash line of a crash at the start of this step once every
+     * server has ticked. Their ticks cannot depend on the crash (no message is delivered before the
+     * step's network phase), and they may finish what they received before it (an fsync and its ACK, a
+     * buffered FOLLOWERINFO), which the spec must see before the crash empties the channels.
+     */
+    void traceCrash() {
+        if (crashedZab != null) {
+            assert core == null : "NodeCrash line of a server that is up again";
+            crashedZab.traceNodeCrash();
+            crashedZab = null;
+        }
+    }
 
     void start() {
         assert core == null : "start of a running node";
@@ -131,6 +147,7 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
         }
         core = new ServerCore(config, recovered);
         core.zab().tracer(zabTracer);
+        core.zab().traceNodeStart();
         core.onApplied(applied);
         lastRole = "";
         starts++;
@@ -150,6 +167,7 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
     /** NodeCrash: power loss. Connections break, fsyncs in flight never complete, unsynced appends tear. */
     void crash() {
         assert core != null : "crash of a stopped node";
+        crashedZab = core.zab();
         network.down(address);
         if (peers != null) {
             peers.down(address);

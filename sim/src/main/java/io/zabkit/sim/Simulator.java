@@ -221,6 +221,9 @@ public final class Simulator {
         for (SimNode n : nodes) {
             n.tick();
         }
+        for (SimNode n : nodes) {
+            n.traceCrash();
+        }
         network.deliver();
         if (peers != null) {
             peers.deliver();
