@@ -1,5 +1,7 @@
 package io.zabkit.bench.papers;
 
+import io.zabkit.bench.SystemUnderTest;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +41,23 @@ final class Part {
         String line = String.join("\t", f);
         tsv.add(line);
         log.accept("   " + line.replace('\t', ' '));
+    }
+
+    /**
+     * A markdown table's head: the leading columns, then one column per server count and system (both
+     * systems side by side at each size), and its rule line.
+     */
+    Part tableHead(String leading, int leadingColumns, List<Integer> sizes, List<SystemUnderTest> systems) {
+        assert leadingColumns > 0 && !sizes.isEmpty() && !systems.isEmpty() : "a table has columns";
+        StringBuilder head = new StringBuilder(leading);
+        StringBuilder rule = new StringBuilder("|" + "---|".repeat(leadingColumns));
+        for (int n : sizes) {
+            for (SystemUnderTest s : systems) {
+                head.append(' ').append(s.label()).append(' ').append(n).append(" |");
+                rule.append("---|");
+            }
+        }
+        return text(head.toString()).text(rule.toString());
     }
 
     Part text(String s) {

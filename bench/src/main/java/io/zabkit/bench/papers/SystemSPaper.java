@@ -70,15 +70,7 @@ final class SystemSPaper {
                 + " in flight, clients spread round-robin over the servers, 1 KB data, the kinds in the order "
                 + "create, set, get, delete on the same znodes; no standalone server (the bench's ensembles wait "
                 + "for a leader).\n");
-        StringBuilder head = new StringBuilder("| kind | clients |");
-        StringBuilder rule = new StringBuilder("|---|---|");
-        for (int n : sizes) {
-            for (SystemUnderTest s : systems) {
-                head.append(' ').append(s.label()).append(' ').append(n).append(" |");
-                rule.append("---|");
-            }
-        }
-        part.text(head.toString()).text(rule.toString());
+        part.tableHead("| kind | clients |", 2, sizes, systems);
         for (PrimitiveOps.Kind k : PrimitiveOps.Kind.values()) {
             for (int c : clientCounts) {
                 StringBuilder row = new StringBuilder("| " + k.name().toLowerCase() + " | " + c + " |");

@@ -131,18 +131,10 @@ final class ZooKeeperPaper {
                 + "80% reads (seed 004, lines 300-320 and 369). Here: " + clients + " sessions x " + outstanding
                 + " outstanding (" + clients * outstanding + " in flight; the paper's servers admitted at most 2,000 in process) in one "
                 + "JVM, spread round-robin over the servers; " + warmupS + " s warm-up, " + measureS
-                + " s measured per point. ZooKeeper's throttle is left at its default (globalOutstandingLimit "
-                + "1,000); zabkit has none of that name. The 'leader' rows (100% writes, every client on the "
+                + " s measured per point. Both systems' throttle is left at its default (globalOutstandingLimit "
+                + "1,000: zabkit reads the same key with the same default). The 'leader' rows (100% writes, every client on the "
                 + "leader) are used by Fig 7.\n");
-        StringBuilder head = new StringBuilder("| % reads | paper |");
-        StringBuilder rule = new StringBuilder("|---|---|");
-        for (int n : sizes) {
-            for (SystemUnderTest s : systems) {
-                head.append(' ').append(s.label()).append(' ').append(n).append(" |");
-                rule.append("---|");
-            }
-        }
-        part.text(head.toString()).text(rule.toString());
+        part.tableHead("| % reads | paper |", 2, sizes, systems);
         for (int r : readPercents) {
             StringBuilder row = new StringBuilder("| " + r + " | " + (r == 80 ? "over 40,000 ops/s" : "-")
                     + " |");
