@@ -21,12 +21,6 @@ class MetricsEndpointTest {
     @TempDir
     Path dir;
 
-    private static int freeLoopbackPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
     private Path config(int clientPort, int metricsPort) throws IOException {
         Path cfg = dir.resolve("zoo.cfg");
         Files.writeString(cfg, String.join("\n", "tickTime=500", "dataDir=" + dir.resolve("data"),
@@ -38,8 +32,8 @@ class MetricsEndpointTest {
 
     @Test
     void aScrapeGetsTheServersFiguresUnderZooKeepersPrometheusNames() throws Exception {
-        int clientPort = freeLoopbackPort();
-        int metricsPort = freeLoopbackPort();
+        int clientPort = ServerMainTest.freeLoopbackPort();
+        int metricsPort = ServerMainTest.freeLoopbackPort();
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         try (ServerProcess server = ServerProcess.start(config(clientPort, metricsPort), clientPort,
                 dir.resolve("server.log"))) {
@@ -70,7 +64,7 @@ class MetricsEndpointTest {
     @Test
     void aMetricsPortInUseStopsTheServerWithTwo() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            assertEquals(2, ServerMain.run(config(freeLoopbackPort(), taken.getLocalPort())));
+            assertEquals(2, ServerMain.run(config(ServerMainTest.freeLoopbackPort(), taken.getLocalPort())));
         }
     }
 }

@@ -78,7 +78,8 @@ class ServerMainTest {
         return all;
     }
 
-    private static int freeLoopbackPort() throws IOException {
+    /** A loopback port nothing listens on now (the test servers of this package bind it next). */
+    static int freeLoopbackPort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
