@@ -11,6 +11,7 @@
                  [io.dropwizard.metrics/metrics-core "4.1.12.1"]
                  [org.xerial.snappy/snappy-java "1.1.10.5"]
                  [org.jfree/jfreechart "1.5.4"]
+                 [org.jfree/org.jfree.svg "5.0.6"]
                  [ch.qos.logback/logback-classic "1.3.14"]]
   :main zabkit.campaign.cli
   :jvm-opts ["-Xmx1g" "-Djava.awt.headless=true"]

@@ -39,8 +39,9 @@ ensure_one() {
     docker) command -v dockerd >/dev/null 2>&1 || apt_install docker.io ;;
     debootstrap) command -v debootstrap >/dev/null 2>&1 || apt_install debootstrap ;;
     netcat) command -v nc >/dev/null 2>&1 || apt_install netcat-openbsd ;;
+    util-linux) { command -v fallocate >/dev/null 2>&1 && command -v mount >/dev/null 2>&1; } || apt_install util-linux mount ;;
     sshd) { [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null 2>&1; } || apt_install openssh-server openssh-client ;;
-    *) echo "ensure: unknown tool '$1' (known: java maven go lein python3 iptables iproute2 faketime docker debootstrap netcat sshd)" >&2; exit 2 ;;
+    *) echo "ensure: unknown tool '$1' (known: java maven go lein python3 iptables iproute2 faketime docker debootstrap netcat util-linux sshd)" >&2; exit 2 ;;
   esac
 }
 

@@ -21,7 +21,13 @@
            (java.util.concurrent TimeUnit)
            (java.lang ProcessBuilder$Redirect)))
 
-(def workload-names ["register" "sequential" "lock" "multi" "watch" "session"])
+(def workload-names
+  "The matrix's workloads (test-all's default)."
+  ["register" "sequential" "lock" "multi" "watch" "session"])
+
+(def all-workload-names
+  "Every workload --workload accepts: the matrix's and make soak's."
+  (conj workload-names "soak"))
 
 (defn- valid-node-count? [n] (and (int? n) (odd? n) (<= 3 n 9)))
 (def ^:private node-count-rule "must be an odd number from 3 to 9 (a quorum needs a majority; 9 is what the nemeses were written for)")
@@ -35,8 +41,8 @@
     :default nil]
    [nil "--server-command CMD" "--system zookeeper: a command that starts one server from the zoo.cfg path appended to it, and execs it"
     :default nil]
-   [nil "--workload W" (str "one of " (str/join ", " workload-names))
-    :default :register :parse-fn keyword :validate [(set (map keyword workload-names)) (str "must be one of " (str/join ", " workload-names))]]
+   [nil "--workload W" (str "one of " (str/join ", " all-workload-names))
+    :default :register :parse-fn keyword :validate [(set (map keyword all-workload-names)) (str "must be one of " (str/join ", " all-workload-names))]]
    [nil "--nemesis LIST" "comma-separated faults, e.g. kill,partition (see README; none, all)"
     :default "none" :validate [#(try (nemesis/parse-nemesis %) true (catch Exception _ false))
                                (str "unknown nemesis; known: " (str/join ", " (nemesis/all-nemesis-names)) ", all")]]
@@ -61,6 +67,8 @@
    [nil "--session-timeout MS" "client session timeout" :default 8000 :parse-fn parse-long :validate [#(and % (<= 1000 % 60000)) "must be 1000..60000"]]
    [nil "--loss-probability P" "packet loss nemesis: drop probability" :default 0.2 :parse-fn parse-double
     :validate [#(and % (< 0 % 1)) "must be in (0, 1)"]]
+   [nil "--disk-mb MB" "netns backend: each node's dataDir on a tmpfs of MB MiB (the disk nemesis fills it; default 1024 when that nemesis is on)"
+    :parse-fn parse-long :validate [#(and % (<= 16 % 65536)) "must be 16..65536"]]
    [nil "--backend B" "netns (default), docker or ssh" :default :netns :parse-fn keyword
     :validate [#{:netns :docker :ssh} "must be netns, docker or ssh"]]
    [nil "--ssh-hosts LIST" "ssh backend: comma-separated host names (as many as --nodes)" :default nil]
@@ -163,12 +171,14 @@
                        (when (.isAlive p)
                          (.destroy p)
                          (when-not (.waitFor p 15 TimeUnit/SECONDS) (.destroyForcibly p))))
-                     (let [n (nodes/teardown-nodes! nodes-impl)]
-                       (println (format "[campaign] cleanup: killed the run's servers, removed %s"
+                     (let [n (nodes/teardown-nodes! nodes-impl)
+              disks (if (:disk-mb opts) (db/umount-disks! (:run-id opts)) 0)]
+                       (println (format "[campaign] cleanup: killed the run's servers, removed %s%s"
                                         (case (:backend opts)
                                           :netns (str n " namespaces")
                                           :docker (str n " containers and networks")
-                                          :ssh (str "the run's directory and iptables chains on " n " hosts"))))
+                                          :ssh (str "the run's directory and iptables chains on " n " hosts"))
+                                        (if (pos? disks) (format " and unmounted %d data disks" disks) "")))
                        (flush)))))
         hook (Thread. ^Runnable cleanup!)]
     (spit opts-file (pr-str (assoc opts :store (.getPath store))))
@@ -179,6 +189,8 @@
     (try
       (println (format "[campaign] %s: run %s, store %s" tname (:run-id opts) store))
       (nodes/setup-nodes! nodes-impl)
+      (when-let [mb (:disk-mb opts)]
+        (db/mount-disks! store (:run-id opts) (nodes/node-names nodes-impl) mb))
       (let [argv (nodes/controller-argv nodes-impl
                                         ["java" "-Xmx1g" "-Djava.awt.headless=true"
                                          "-cp" (System/getProperty "java.class.path")
@@ -273,6 +285,13 @@
         (u/sh! ["kill" "-9" pid] :check? false))
       (u/sh! ["ip" "netns" "del" nsx] :check? false))
     (println (format "[campaign] clean: removed %d stale namespaces %s" (count stale) (vec stale)))
+    ;; the data disks of runs that are gone (make soak's tmpfs mounts)
+    (let [runs (distinct (for [line (u/read-proc-lines "/proc/mounts")
+                               :let [[_ run] (re-find #"^zbkdisk-([0-9a-f]+) " line)]
+                               :when (and run (not (run-alive? run)))]
+                           run))]
+      (println (format "[campaign] clean: unmounted %d data disks of stale runs"
+                       (reduce + 0 (map db/umount-disks! runs)))))
     0))
 
 (defn read-nodes-file
@@ -308,6 +327,17 @@
       (assoc opts :nodes n :ssh-hosts (str/join "," hosts)))
     (update opts :nodes #(or % 3))))
 
+(defn resolve-disk
+  "The disk nemesis needs each dataDir on a tmpfs of its own (--disk-mb, 1024 by default), which
+  only the netns backend can give: its nodes share this machine's filesystem."
+  [opts]
+  (let [disk? (some #(= :disk (:family %)) (nemesis/parse-nemesis (:nemesis opts)))
+        opts (cond-> opts (and disk? (nil? (:disk-mb opts))) (assoc :disk-mb 1024))]
+    (when (and (:disk-mb opts) (not= :netns (:backend opts)))
+      (throw (ex-info (str "--disk-mb and the disk nemesis need --backend netns (got " (name (:backend opts)) ")")
+                      {:type :usage})))
+    opts))
+
 (defn resolve-seed
   "The fault schedule's seed: the one given, or a drawn one (said, so the run can be repeated)."
   [opts]
@@ -321,7 +351,7 @@
   (let [[cmd & more] args
         {:keys [options errors summary]} (cli/parse-opts more opt-specs)
         code (try
-               (let [options (if (or (= cmd "inside") (seq errors)) options (cond-> (resolve-nodes options) (#{"test" "test-all"} cmd) resolve-seed))]
+               (let [options (if (or (= cmd "inside") (seq errors)) options (cond-> (resolve-nodes options) (#{"test" "test-all"} cmd) (-> resolve-seed resolve-disk)))]
                  (cond
                    (= cmd "inside") (try (inside! (first more))
                                          (catch Exception e

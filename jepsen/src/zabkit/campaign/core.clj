@@ -11,13 +11,15 @@
             [zabkit.campaign.nemesis :as nemesis]
             [zabkit.campaign.checker :as checker]
             [zabkit.campaign.report :as report]
+            [zabkit.campaign.resources :as resources]
             [zabkit.campaign.sut :as sut]
             [zabkit.campaign.workload.register :as register]
             [zabkit.campaign.workload.sequential :as sequential]
             [zabkit.campaign.workload.lock :as lock]
             [zabkit.campaign.workload.multi :as multi]
             [zabkit.campaign.workload.watch :as watch]
-            [zabkit.campaign.workload.session :as session]))
+            [zabkit.campaign.workload.session :as session]
+            [zabkit.campaign.workload.soak :as soak]))
 
 (def workloads
   "Workload name -> (fn [opts] {:client :generator :final-ops :checker :reads :writes ...})."
@@ -26,7 +28,8 @@
    :lock lock/workload
    :multi multi/workload
    :watch watch/workload
-   :session session/workload})
+   :session session/workload
+   :soak soak/workload})
 
 ;; ---------------------------------------------------------------------------------------------
 ;; workers: one thread, one ZooKeeper session at a time, one op outstanding
@@ -141,6 +144,7 @@
             :nemesis-faults (nemesis/parse-nemesis (:nemesis opts))
             :nemesis-rng (nemesis/make-rng (:seed opts))
             :pids (atom {})
+            :live-faults (atom {})
             :node-env (atom {})
             :active-fault (atom nil)
             :setup-process (atom c/setup-process-base)
@@ -163,7 +167,8 @@
         workers (vec (for [i (range (:concurrency test))]
                        {:worker i :process (atom i) :state (atom {:worker i}) :client (atom nil)}))
         phases (atom {})
-        phase! (fn [k] (swap! phases assoc k (h/now-ns rec)))]
+        phase! (fn [k] (swap! phases assoc k (h/now-ns rec)))
+        sampler (resources/sampler test #(h/now-ns rec))]
     (try
       (report/say "setup: starting %d %s servers" (:nodes test) (name (:system test)))
       (let [ms (db/setup! test)]
@@ -191,9 +196,15 @@
         (doseq [^Thread t threads] (.join t 60000)))
       (phase! :final-done)
       (finally
+        ((:stop! sampler))
         (db/teardown! test)
         (h/close! rec)))
     (let [history (h/ops rec)
-          results (checker/check test history @phases)]
+          samples @(:samples sampler)
+          results (cond-> (checker/check test history @phases)
+                    (seq samples) (assoc :resources (resources/summary samples)))]
       (report/write-store! test history results)
+      (when (= :soak (:workload-name test))
+        (try (resources/write! store test history samples)
+             (catch Exception e (report/say "resources: could not write the plots: %s" (.getMessage e)))))
       results)))

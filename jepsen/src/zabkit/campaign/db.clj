@@ -93,12 +93,45 @@
   [test node f]
   (nodes/node-path (:nodes-impl test) node f))
 
+(defn disk-dir
+  "With --disk-mb, the tmpfs of that size the launcher mounted for node (mount-disks!): its
+  dataDir lives in it, so the disk fault can fill it."
+  ^java.io.File [test node] (io/file (node-dir test node) "disk"))
+
+(defn- data-dir ^java.io.File [test node]
+  (if (:disk-mb test) (io/file (disk-dir test node) "data") (io/file (node-dir test node) "data")))
+
+(defn disk-mount-source
+  "The tmpfs source name of a run's data disks; `clean` finds a killed run's mounts by it."
+  [run-id] (str "zbkdisk-" run-id))
+
+(defn mount-disks!
+  "Launcher side, before any server starts: a tmpfs of disk-mb MiB at <store>/<node>/disk for
+  every node (netns backend only: its nodes share this machine's filesystem)."
+  [store run-id node-names disk-mb]
+  (doseq [node node-names
+          :let [d (io/file store node "disk")]]
+    (.mkdirs d)
+    (u/sh! ["mount" "-t" "tmpfs" "-o" (str "size=" disk-mb "m") (disk-mount-source run-id) (.getPath d)])))
+
+(defn umount-disks!
+  "Unmounts every tmpfs of this run (by its source name); returns how many."
+  [run-id]
+  (let [mine (for [line (u/read-proc-lines "/proc/mounts")
+                   :let [[src mnt] (str/split line #" ")]
+                   :when (= src (disk-mount-source run-id))]
+               mnt)]
+    (doseq [mnt (distinct mine)] (u/sh! ["umount" "-l" mnt] :check? false))
+    (count (distinct mine))))
+
 (defn prepare-node!
   "Writes zoo.cfg, myid and the log configuration for node under the store folder (and copies
   them to the node if it does not share this filesystem)."
   [test node]
   (let [dir (node-dir test node)
-        data (io/file dir "data")]
+        data (data-dir test node)]
+    (when (:disk-mb test)
+      (assert (.isDirectory (disk-dir test node)) "the launcher mounted the node's disk"))
     (.mkdirs data)
     (spit (io/file data "myid") (str (myid test node) "\n"))
     (spit (io/file dir "zoo.cfg") (zoo-cfg test node (on-node test node data)))
@@ -144,6 +177,17 @@
     (nodes/signal! (:nodes-impl test) node pid "KILL")
     (swap! (:pids test) dissoc node)
     pid))
+
+(defn restart-exited!
+  "Restarts every server we started that has exited on its own (e.g. on a full disk); returns
+  their nodes. Only where the servers' pids are this machine's (netns backend)."
+  [test]
+  (when (= :netns (:backend test))
+    (vec (for [[node pid] @(:pids test)
+               :when (not (u/pid-alive? pid))]
+           (do (swap! (:pids test) dissoc node)
+               (start-node! test node)
+               node)))))
 
 (defn signal-node! [test node sig]
   (when-let [pid (@(:pids test) node)]

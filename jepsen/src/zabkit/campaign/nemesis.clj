@@ -10,20 +10,36 @@
                :leader (isolate it) :halves (random majority/minority) :ring (majorities ring:
                every node sees a majority, no two the same) :bridge (two halves joined by one node)
     loss       iptables statistic: drop a random 20% of the packets every node receives
-    clock      libfaketime: restart a minority with its clock skewed"
+    clock      libfaketime: restart a minority with its clock skewed
+  The soak's families (make soak; not in `all`, which stays the classic matrix):
+    disk         fill the tmpfs a node's dataDir lives on (--disk-mb, netns backend), then free it;
+                 a server that exited on the full disk is restarted    :leader :follower
+    slow-client  a raw session that pipelines getData of the soak's big znode and never reads
+                 the replies (zabkit.campaign.stray)                     :leader :follower
+    stray-peer   connections to a node's peer ports claiming another member's id and announcing
+                 a 256 MiB frame (zabkit.campaign.stray)                 :leader :follower"
   (:require [clojure.string :as str]
+            [clojure.java.io :as io]
             [zabkit.campaign.db :as db]
             [zabkit.campaign.nodes :as nodes]
+            [zabkit.campaign.stray :as stray]
             [zabkit.campaign.util :as u]))
 
-(def families [:kill :pause :partition :loss :clock])
+(def families
+  "The classic matrix's families: what `--nemesis all` means."
+  [:kill :pause :partition :loss :clock])
+
+(def soak-families [:disk :slow-client :stray-peer])
 
 (def targets
   {:kill [:leader :follower :minority :all]
    :pause [:leader :follower :minority :all]
    :partition [:leader :halves :ring :bridge]
    :loss [:all]
-   :clock [:minority]})
+   :clock [:minority]
+   :disk [:leader :follower]
+   :slow-client [:leader :follower]
+   :stray-peer [:leader :follower]})
 
 (def fault-names
   "History :f of a family's start and stop: the shared fault vocabulary (STYLE.md)."
@@ -31,12 +47,15 @@
    :pause [:NodePause :NodeResume]
    :partition [:PartitionStart :PartitionRecover]
    :loss [:PacketLossStart :PacketLossStop]
-   :clock [:ClockSkewStart :ClockSkewStop]})
+   :clock [:ClockSkewStart :ClockSkewStop]
+   :disk [:DiskFullStart :DiskFullStop]
+   :slow-client [:SlowClientStart :SlowClientStop]
+   :stray-peer [:StrayPeerStart :StrayPeerStop]})
 
 (defn all-nemesis-names
   "Every accepted --nemesis name: a family (random target each time) or family-target."
   []
-  (sort (concat ["none"] (map name families)
+  (sort (concat ["none"] (map name (concat families soak-families))
                 (for [[f ts] targets, t ts :when (> (count ts) 1)] (str (name f) "-" (name t))))))
 
 (defn parse-nemesis
@@ -45,7 +64,11 @@
   (let [names (remove str/blank? (str/split (str s) #","))
         names (if (some #{"all"} names) (map name families) names)]
     (vec (for [n names :when (not= n "none")]
-           (let [[fam tgt] (str/split n #"-" 2)
+           ;; family names may hold a hyphen themselves (slow-client): the longest one n starts with
+           (let [fam (->> (keys targets) (map name)
+                          (filter #(or (= n %) (str/starts-with? n (str % "-"))))
+                          (sort-by count) last)
+                 tgt (when (and fam (> (count n) (count fam))) (subs n (inc (count fam))))
                  fam (keyword fam)]
              (when-not (and (targets fam) (or (nil? tgt) (some #{(keyword tgt)} (targets fam))))
                (throw (ex-info (str "unknown nemesis '" n "'; known: " (str/join ", " (all-nemesis-names)))
@@ -192,6 +215,58 @@
   (doseq [n (:nodes state)] (restart-with-env! test n nil))
   state)
 
+;; ---- the soak's families. Live handles (sockets) stay in the test's :live-faults atom: what
+;; start-fault! returns goes into history.edn and must print as EDN.
+
+(defn disk-filler ^java.io.File [test node] (io/file (db/disk-dir test node) "filler"))
+
+(defn- fill-disk!
+  "Fills node's data tmpfs to the last byte (fallocate of what df says is free, dd as fallback);
+  returns the bytes the filler holds."
+  [test node]
+  (let [f (disk-filler test node)
+        avail (some-> (u/sh! ["df" "-B1" "--output=avail" (.getPath (db/disk-dir test node))] :check? false)
+                      :out str/split-lines last str/trim parse-long)]
+    (when-not (and avail (pos? avail)
+                   (zero? (:exit (u/sh! ["fallocate" "-l" (str avail) (.getPath f)] :check? false))))
+      ;; dd stops with "No space left on device": that is the point
+      (u/sh! ["dd" "if=/dev/zero" (str "of=" (.getPath f)) "bs=1M"] :check? false :timeout-ms 60000))
+    (.length f)))
+
+(defmethod start-fault! :disk [test _ target]
+  (when-not (:disk-mb test)
+    (throw (ex-info "the disk fault needs --disk-mb (each dataDir on a tmpfs of that size)" {:type :usage})))
+  (let [victims (pick-nodes test target)]
+    {:nodes victims :filled-bytes (into (sorted-map) (for [n victims] [n (fill-disk! test n)]))}))
+(defmethod stop-fault! :disk [test _ state]
+  (doseq [n (:nodes state)] (io/delete-file (disk-filler test n) true))
+  (assoc state :restarted (db/restart-exited! test)))
+
+(defmethod start-fault! :slow-client [test _ target]
+  (let [[node] (pick-nodes test target)
+        h (stray/start-slow-client! (nodes/node-host (:nodes-impl test) node) db/client-port
+                                    "/soak-big" 3000)]
+    (swap! (:live-faults test) assoc :slow-client h)
+    {:nodes [node] :requests (:requests h)}))
+(defmethod stop-fault! :slow-client [test _ state]
+  (let [h (:slow-client @(:live-faults test))]
+    (swap! (:live-faults test) dissoc :slow-client)
+    (cond-> state h (merge (stray/stop-slow-client! h)))))
+
+(defmethod start-fault! :stray-peer [test _ target]
+  (let [ns (node-list test)
+        [node] (pick-nodes test target)
+        claimed (first (remove #{node} ns))
+        h (stray/start-stray-peer! (:system test) (nodes/node-host (:nodes-impl test) node) db/peer-ports
+                                   (db/myid test claimed)
+                                   (str (nodes/node-host (:nodes-impl test) claimed) ":" (second db/peer-ports)))]
+    (swap! (:live-faults test) assoc :stray-peer h)
+    {:nodes [node] :claimed-id (:claimed-id h)}))
+(defmethod stop-fault! :stray-peer [test _ state]
+  (let [h (:stray-peer @(:live-faults test))]
+    (swap! (:live-faults test) dissoc :stray-peer)
+    (cond-> state h (merge (stray/stop-stray-peer! h)))))
+
 ;; ---- the nemesis loop
 
 (defn- record!
@@ -237,6 +312,14 @@
   [test]
   (try (heal-partitions! test) (catch Exception _))
   (try (heal-loss! test) (catch Exception _))
+  (when-let [live (:live-faults test)]
+    (doseq [[k h] @live]
+      (try (case k :slow-client (stray/stop-slow-client! h) :stray-peer (stray/stop-stray-peer! h))
+           (catch Exception _)))
+    (reset! live {}))
+  (when (:disk-mb test)
+    (doseq [n (node-list test)] (io/delete-file (disk-filler test n) true))
+    (db/restart-exited! test))
   (doseq [n (node-list test)]
     (db/signal-node! test n "CONT")
     (when (get @(:node-env test) n) (restart-with-env! test n nil))

@@ -17,7 +17,8 @@
 
 (def fault-colors
   {:kill (Color. 255 120 120 70) :pause (Color. 255 200 80 70) :partition (Color. 120 160 255 70)
-   :loss (Color. 160 220 120 70) :clock (Color. 200 120 255 70)})
+   :loss (Color. 160 220 120 70) :clock (Color. 200 120 255 70)
+   :disk (Color. 140 140 140 70) :slow-client (Color. 120 220 220 70) :stray-peer (Color. 240 130 200 70)})
 
 (defn fault-intervals
   "[[family fault-keyword start-s stop-s]] from the nemesis ops."
@@ -30,7 +31,7 @@
           :when s]
       [(starts (:f s)) (get-in s [:value :fault]) (u/ns->s (:time s)) (if e (u/ns->s (:time e)) end-s)])))
 
-(defn- shade! [^XYPlot plot intervals]
+(defn shade! [^XYPlot plot intervals]
   (doseq [[fam fault a b] intervals]
     (let [m (IntervalMarker. a b (fault-colors fam (Color. 200 200 200 70)))]
       (.setLabel m (name fault))
@@ -43,7 +44,7 @@
   "Distinct colours that stay readable on white (matplotlib's tab10)."
   (mapv #(Color. (int %)) [0x1f77b4 0xd62728 0x2ca02c 0xff7f0e 0x9467bd 0x8c564b 0xe377c2 0x7f7f7f 0xbcbd22 0x17becf]))
 
-(defn- chart ^JFreeChart [title ^XYSeriesCollection data y-axis lines?]
+(defn chart ^JFreeChart [title ^XYSeriesCollection data y-axis lines?]
   (let [x (NumberAxis. "time (s)")
         r (XYLineAndShapeRenderer. (boolean lines?) (not lines?))
         plot (XYPlot. data x y-axis r)]

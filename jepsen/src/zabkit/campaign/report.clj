@@ -89,6 +89,10 @@
                 (str/join ", " (for [[k v] ps] (format "%s %d/%d%s" (name k) (:count v 0) (:violations v 0)
                                                        (if (true? (:valid? v)) "" (str " " (pr-str (:valid? v))))))))
            ""))
+       (if-let [rs (:resources results)]
+         (str "memory:    resident MiB per server, first/peak/last: "
+              (str/join ", " (for [[n r] rs] (format "%s %d/%d/%d" n (:first-rss-mb r) (:peak-rss-mb r) (:last-rss-mb r)))))
+         "")
        "availability, seconds from fault start until each client's next ok (reads / writes):"]
       (for [[f g] (:by-fault av)]
         (str (format "  %-18s x%-2d read  %s" (name f) (:faults g) (fmt-dist (:read-after-start g)))

@@ -45,6 +45,12 @@
               (> (System/currentTimeMillis) deadline) nil
               :else (do (Thread/sleep (long poll-ms)) (recur)))))))
 
+(defn read-proc-lines
+  "The lines of a /proc file. slurp cannot read /proc (BufferedInputStream asks available(), which
+  /proc files answer with EINVAL); NIO reads them."
+  [path]
+  (vec (java.nio.file.Files/readAllLines (.toPath (io/file path)))))
+
 (defn pid-alive? [pid] (.exists (io/file (str "/proc/" pid))))
 
 (defn pid-cmdline
