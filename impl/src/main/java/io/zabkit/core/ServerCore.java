@@ -269,6 +269,11 @@ public final class ServerCore implements Replica, Effects {
         zab.peerDisconnected(peer);
     }
 
+    /** Part of a message from another server arrived (runtime.PeerEvents#peerBytes). */
+    public void peerBytes(long from) {
+        zab.heardFrom(from);
+    }
+
     public void snapshotWritten(long zxid) {
         stats.lastSnapshotZxid = zxid;
     }

@@ -138,6 +138,11 @@ final class EventLoop implements Runnable {
                     }
 
                     @Override
+                    public void peerBytes(long from) {
+                        core.peerBytes(from);
+                    }
+
+                    @Override
                     public void disconnectsPending() {
                         drainReady();
                     }

@@ -62,15 +62,17 @@ final class PeerLink {
     }
 
     /** Reads once (at most {@link #READ_BYTES_PER_PASS} new bytes); returns false at end of stream. */
-    boolean read() throws IOException {
+    /** Reads what has arrived (at most READ_BYTES_PER_PASS); returns the bytes read, -1 at the end of the stream. */
+    int read() throws IOException {
         if (!input.hasRemaining()) {
-            return true; // a frame is being grown into; nothing fits until it is cut
+            return 0; // a frame is being grown into; nothing fits until it is cut
         }
         int limit = input.limit();
         input.limit(Math.min(limit, input.position() + READ_BYTES_PER_PASS));
         int n = channel.read(input);
         input.limit(limit);
-        return n >= 0;
+        assert n <= READ_BYTES_PER_PASS : "read at most a pass's bytes";
+        return n;
     }
 
     /** The size of the input buffer (for tests: it grows with the bytes received, not the announced length). */

@@ -60,6 +60,9 @@ final class PeerLinks implements AutoCloseable {
     interface Listener {
         void peerMessage(long from, Message m);
 
+        /** Part of a frame from peer arrived, and no whole frame (see {@link PeerEvents#peerBytes}). */
+        void peerBytes(long from);
+
         /** Disconnects wait in {@link #takeDisconnect()}; deliver them (first) now. */
         void disconnectsPending();
     }
@@ -379,15 +382,20 @@ final class PeerLinks implements AutoCloseable {
     }
 
     private void read(PeerLink link) throws IOException {
-        if (!link.read()) {
+        int n = link.read();
+        if (n < 0) {
             throw new IOException("end of stream");
         }
         if (link.peer < 0 && !identify(link)) {
             return;
         }
-        for (byte[] frame : link.takeFrames(maxFrameBytes, SNAPSHOT_FRAME_MAX_BYTES, MessageCodec.SNAP_TYPE)) {
+        List<byte[]> frames = link.takeFrames(maxFrameBytes, SNAPSHOT_FRAME_MAX_BYTES, MessageCodec.SNAP_TYPE);
+        for (byte[] frame : frames) {
             Message m = MessageCodec.decode(frame, frame.length);
             events.peerMessage(link.peer, m);
+        }
+        if (frames.isEmpty() && n > 0) {
+            events.peerBytes(link.peer);
         }
     }
 

@@ -53,6 +53,11 @@ final class ServerCoreAdapter implements Core {
     }
 
     @Override
+    public void peerBytes(long from) {
+        core.peerBytes(from);
+    }
+
+    @Override
     public boolean hasReady() {
         return core.hasReady();
     }

@@ -79,6 +79,15 @@ final class Following extends Role {
         zab.trace("FollowerJoin", leader, -1);
     }
 
+    /** A leader streaming a large message to us is not silent (ZooKeeper's learner read timeout). */
+    @Override
+    void heardFrom(long peer) {
+        if (peer == leader) {
+            assert zab.nowMs >= leaderLastHeardMs : "the core's clock never runs back";
+            leaderLastHeardMs = zab.nowMs;
+        }
+    }
+
     @Override
     void receive(long from, Message m) {
         if (from == leader) {

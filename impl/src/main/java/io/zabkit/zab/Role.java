@@ -40,6 +40,10 @@ abstract sealed class Role permits Looking, Leading, Following {
     void afterOwnStall(long stalledMs) {
     }
 
+    /** Part of a message from peer arrived (Zab#heardFrom): for silence timers only. */
+    void heardFrom(long peer) {
+    }
+
     /** zab.lastPersisted moved forward. */
     void persisted() {
     }

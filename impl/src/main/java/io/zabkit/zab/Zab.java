@@ -117,6 +117,17 @@ public final class Zab {
         role.receive(from, m);
     }
 
+    /**
+     * Part of a message from another server arrived, not yet a whole one: the sender is alive. Only
+     * silence timers may use this; nothing of the message is known yet.
+     */
+    public void heardFrom(long from) {
+        if (!started || from == self || !config.voters().contains(from)) {
+            return;
+        }
+        role.heardFrom(from);
+    }
+
     /** The link to a server broke: whatever was in flight on it may be lost. */
     public void peerDisconnected(long peer) {
         role.peerDisconnected(peer);

@@ -45,6 +45,8 @@ class PeerLinksTest {
     private static final class Endpoint implements AutoCloseable, PeerLinks.Listener {
         final long id;
         final LinkedBlockingQueue<String> events = new LinkedBlockingQueue<>();
+        /** peerBytes calls per sender: reads that brought part of a frame and no whole one. */
+        final java.util.concurrent.ConcurrentHashMap<Long, Integer> partialReads = new java.util.concurrent.ConcurrentHashMap<>();
         private final ConcurrentLinkedQueue<Consumer<PeerLinks>> commands = new ConcurrentLinkedQueue<>();
         private final Selector selector;
         private final PeerLinks links;
@@ -92,6 +94,11 @@ class PeerLinksTest {
         @Override
         public void peerMessage(long from, Message m) {
             events.add("from " + from + ": " + m);
+        }
+
+        @Override
+        public void peerBytes(long from) {
+            partialReads.merge(from, 1, Integer::sum); // counted apart: the message order tests stay exact
         }
 
         @Override
@@ -258,6 +265,24 @@ class PeerLinksTest {
         for (Endpoint e : List.of(s1, s2, s3)) {
             e.expectQuiet(300);
         }
+    }
+
+    @Test
+    void aFrameStillArrivingIsReportedAsBytesFromItsSenderBeforeTheWholeMessage() throws Exception {
+        ServerSocketChannel l1 = listen(1);
+        ServerSocketChannel l2 = listen(2);
+        Map<Long, InetSocketAddress> all = Map.of(1L, addressOf(l1), 2L, addressOf(l2));
+        Endpoint s1 = endpoint(1, all, l1);
+        Endpoint s2 = endpoint(2, all, l2);
+        s1.send(2, commits(1, 1));
+        expectCommits(s2, 1, 1, 1);
+        assertEquals(null, s2.partialReads.get(1L), "a small frame comes whole");
+        s1.send(2, new Message.Snap(9, new byte[8 << 20])); // 128 passes of 64 KiB at least
+        String snap = s2.next();
+        assertTrue(snap.startsWith("from 1: Snap[zxid=9"), snap);
+        assertTrue(s2.partialReads.getOrDefault(1L, 0) > 0, "the leader was heard while its frame streamed in");
+        assertEquals(null, s2.partialReads.get(2L));
+        assertEquals(null, s1.partialReads.get(2L), "nothing large went the other way");
     }
 
     @Test

@@ -222,4 +222,21 @@ class ZabTest {
         }
         assertTrue(r.log.contains("reset 1"), "silence after the stall still counts: " + r.log);
     }
+
+    @Test
+    void aFollowerTakesPartOfAMessageFromItsLeaderForLifeButNotFromAnotherServer() {
+        Recorder r = new Recorder();
+        Zab z = follower(r, 0, 0, List.of());
+        for (long t = 1_100; t <= 3_000; t += 100) {
+            z.heardFrom(3); // a large frame from leader 3 streams in, 64 KiB a pass, never whole yet
+            z.heardFrom(1);
+            z.tick(t);
+        }
+        assertEquals(ServerState.FOLLOWING, z.state(), "a leader still sending is not silent: " + r.log);
+        for (long t = 3_100; t <= 4_200; t += 100) {
+            z.heardFrom(1); // bytes from another server say nothing about the leader
+            z.tick(t);
+        }
+        assertEquals(ServerState.LOOKING, z.state(), "silence after the bytes stop still counts: " + r.log);
+    }
 }
