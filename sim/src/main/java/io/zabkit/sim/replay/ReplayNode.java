@@ -278,17 +278,20 @@ final class ReplayNode implements Effects, Replica, ReplayNetwork.Peer {
         return List.of();
     }
 
-    /** The replay's snapshot format: the applied zxids. */
+    /** The replay's snapshot format: the count of applied zxids, then the zxids. */
     static byte[] encode(List<Long> zxids) {
-        ByteBuffer b = ByteBuffer.allocate(8 * zxids.size());
+        ByteBuffer b = ByteBuffer.allocate(4 + 8 * zxids.size());
+        b.putInt(zxids.size());
         zxids.forEach(b::putLong);
         return b.array();
     }
 
     static List<Long> decode(byte[] data) {
         ByteBuffer b = ByteBuffer.wrap(data);
+        int n = b.getInt();
+        assert b.remaining() == 8 * n : "a replay snapshot of " + n + " zxids has " + b.remaining() + " bytes";
         List<Long> z = new ArrayList<>();
-        while (b.remaining() >= 8) {
+        for (int k = 0; k < n; k++) {
             z.add(b.getLong());
         }
         return z;

@@ -23,7 +23,11 @@ import java.util.TreeSet;
  */
 final class Replayer {
     /** The first step at which the code and the behaviour part. */
-    record Mismatch(int step, String action, String what, String spec, String code) {
+    record Mismatch(int step, String action, String what, String spec, String code, String knownDivergence) {
+        Mismatch(int step, String action, String what, String spec, String code) {
+            this(step, action, what, spec, code, null);
+        }
+
         @Override
         public String toString() {
             return "step " + step + " " + action + ": " + what + "\n  spec: " + spec.replace("\n", "\n        ")
@@ -31,8 +35,8 @@ final class Replayer {
         }
     }
 
-    /** What replaying one behaviour did: steps replayed, and the mismatch if any. */
-    record Outcome(int steps, Mismatch mismatch) {}
+    /** What replaying one behaviour did: steps replayed, the mismatch if any, and what the steps exercised. */
+    record Outcome(int steps, Mismatch mismatch, Map<String, Integer> coverage) {}
 
     private final ZabConfig config;
     private final ReplayNetwork net = new ReplayNetwork();
@@ -40,7 +44,14 @@ final class Replayer {
     private final List<String> violations = new ArrayList<>();
     /** Followers that processed LEADERINFO since they last were LOOKING (D8: the code's SYNCHRONIZATION). */
     private final Set<Long> leaderInfoTaken = new TreeSet<>();
+    /**
+     * Servers whose spec lastCommitted came from a sync packet (DIFF/SNAP/TRUNC carry the leader's commit
+     * point in the spec; M5) and whose code has not yet learnt as much from an UPTODATE or COMMIT.
+     */
+    private final Set<Long> commitFromSyncPacket = new TreeSet<>();
     private int txnCount;
+    /** Steps replayed by action, and the branches of discovery and synchronization they reached. */
+    private final Map<String, Integer> coverage = new TreeMap<>();
 
     Replayer(ZabConfig config) {
         this.config = config;
@@ -61,9 +72,9 @@ final class Replayer {
             n.start();
         }
         net.flushNotices();
-        Mismatch m = compare(0, init);
+        Mismatch m = compare(0, null, init);
         if (m != null) {
-            return new Outcome(0, m);
+            return new Outcome(0, m, coverage);
         }
         for (int k = 1; k < b.states().size(); k++) {
             SpecState pre = new SpecState(b.states().get(k - 1));
@@ -81,13 +92,13 @@ final class Replayer {
                         describeSpec(post), describeCode());
             }
             if (m == null && !deferred(k, b, post)) {
-                m = compare(k, post);
+                m = compare(k, pre, post);
             }
             if (m != null) {
-                return new Outcome(k, m);
+                return new Outcome(k, m, coverage);
             }
         }
-        return new Outcome(b.steps(), null);
+        return new Outcome(b.steps(), null, coverage);
     }
 
     /** The core's own invariants (Zab.checkInvariants), as the simulator checks them after every step. */
@@ -126,6 +137,45 @@ final class Replayer {
     // ================================================================== stimuli
 
     private Mismatch step(int k, SpecState pre, SpecState post) {
+        Set<Long> leading = new TreeSet<>();
+        for (ReplayNode n : nodes.values()) {
+            if (n.isUp() && n.zab().state() == Message.ServerState.LEADING) {
+                leading.add(n.id());
+            }
+        }
+        Mismatch m = stimulus(k, pre, post);
+        if (m != null) {
+            return m;
+        }
+        // M3: a leader that steps down closes every link it holds (the code resets its learners' links
+        // only; a follower whose FOLLOWERINFO is still in flight would wait for its initLimit).
+        for (long l : leading) {
+            ReplayNode n = nodes.get(l);
+            if (n.isUp() && n.zab().state() != Message.ServerState.LEADING) {
+                net.breakAll(l, true);
+            }
+        }
+        String name = post.actionName();
+        long i = post.actionArgs().isEmpty() ? -1 : SpecState.server(post.actionArgs().get(0));
+        settle(post);
+        if (name.equals("FollowerProcessLEADERINFO") && post.state(i).equals("FOLLOWING")) {
+            leaderInfoTaken.add(i);
+        }
+        if (name.equals("FollowerProcessDIFF") || name.equals("FollowerProcessSNAP") || name.equals("FollowerProcessTRUNC")) {
+            commitFromSyncPacket.add(i);
+        }
+        for (long s : post.servers()) {
+            if (!post.state(s).equals("FOLLOWING")) {
+                leaderInfoTaken.remove(s);
+            }
+            if (!post.up(s)) {
+                commitFromSyncPacket.remove(s);
+            }
+        }
+        return null;
+    }
+
+    private Mismatch stimulus(int k, SpecState pre, SpecState post) {
         String name = post.actionName();
         List<Object> args = post.actionArgs();
         long i = args.isEmpty() ? -1 : SpecState.server(args.get(0));
@@ -181,7 +231,7 @@ final class Replayer {
                 if (n.zab().state() == Message.ServerState.LEADING) {
                     n.timeOutInit(); // the code's leader gives up only on its own clock (initLimit)
                 }
-                net.breakAll(i, true); // leaving the role closes every link it holds (mapping R3)
+                net.breakAll(i, true); // (also when it stepped down in the step before, R1)
                 yield null;
             }
             case "NodeCrash" -> {
@@ -203,19 +253,34 @@ final class Replayer {
             }
             default -> throw new IllegalArgumentException("no replay for action " + name);
         };
-        if (m != null) {
-            return m;
+        if (m == null) {
+            cover(name, i, j, pre, post);
         }
-        settle(post);
-        if (name.equals("FollowerProcessLEADERINFO") && post.state(i).equals("FOLLOWING")) {
-            leaderInfoTaken.add(i);
+        return m;
+    }
+
+    /** Counts the step, and the branches the bugs of the ZooKeeper tracker live in. */
+    private void cover(String name, long i, long j, SpecState pre, SpecState post) {
+        coverage.merge(name, 1, Integer::sum);
+        if (name.equals("LeaderProcessACKEPOCH") && pre.channel(j, i).get(0).get("fresh") == Boolean.FALSE) {
+            coverage.merge("branch: ACKEPOCH not fresh (-1)", 1, Integer::sum);
+        }
+        if (name.equals("FollowerProcessLEADERINFO") && post.state(i).equals("LOOKING")) {
+            coverage.merge("branch: LEADERINFO below acceptedEpoch, follower gives up", 1, Integer::sum);
+        }
+        if (name.equals("LeaderProcessACKEPOCH") && post.state(i).equals("LOOKING")) {
+            coverage.merge("branch: follower ahead of the leader, leader gives up", 1, Integer::sum);
         }
         for (long s : post.servers()) {
-            if (!post.state(s).equals("FOLLOWING")) {
-                leaderInfoTaken.remove(s);
+            boolean leftSync = pre.up(s) && pre.zabState(s).equals("SYNCHRONIZATION") && pre.state(s).equals("FOLLOWING")
+                    && !post.state(s).equals("FOLLOWING");
+            if (leftSync && pre.durable(s) < pre.history(s).size()) {
+                coverage.merge("branch: follower leaves synchronization with undurable synced entries", 1, Integer::sum);
             }
         }
-        return null;
+        if (name.equals("FollowerProcessDIFF") && !post.history(i).equals(pre.history(i))) {
+            coverage.merge("branch: DIFF with transactions", 1, Integer::sum);
+        }
     }
 
     /**
@@ -267,7 +332,7 @@ final class Replayer {
 
     // ================================================================== comparison
 
-    private Mismatch compare(int k, SpecState spec) {
+    private Mismatch compare(int k, SpecState pre, SpecState spec) {
         List<String> diffs = new ArrayList<>();
         for (long i : spec.servers()) {
             compareServer(spec, i, diffs);
@@ -284,7 +349,41 @@ final class Replayer {
         if (diffs.isEmpty()) {
             return null;
         }
-        return new Mismatch(k, spec.action(), String.join("; ", diffs), describeSpec(spec), describeCode());
+        return new Mismatch(k, spec.action(), String.join("; ", diffs), describeSpec(spec), describeCode(),
+                pre != null && isD17(pre, spec, diffs) ? "D17" : null);
+    }
+
+    private static final java.util.regex.Pattern SERVER_DIFF =
+            java.util.regex.Pattern.compile("^server (\\d+) (history|durable|history on disk): .*");
+
+    /**
+     * D17 (open, spec/README.md): the code keeps the entries a follower synced before NEWLEADER, where the
+     * spec drops what was not durable when the follower leaves synchronization (ZOOKEEPER-3642's fix) and
+     * makes a SNAP durable only at NEWLEADER. Only when every difference is that: the history or durable
+     * prefix of such a follower, holding more of the synced history than the spec keeps.
+     */
+    private boolean isD17(SpecState pre, SpecState post, List<String> diffs) {
+        for (String d : diffs) {
+            java.util.regex.Matcher m = SERVER_DIFF.matcher(d);
+            if (!m.matches()) {
+                return false;
+            }
+            long s = Long.parseLong(m.group(1));
+            ReplayNode n = nodes.get(s);
+            boolean snapDurable = post.actionName().equals("FollowerProcessSNAP")
+                    && SpecState.server(post.actionArgs().get(0)) == s && m.group(2).equals("durable")
+                    && n.durableCount() > post.durable(s);
+            boolean leftSync = pre.up(s) && pre.state(s).equals("FOLLOWING") && pre.zabState(s).equals("SYNCHRONIZATION")
+                    && pre.durable(s) < pre.history(s).size() && (!post.up(s) || !post.state(s).equals("FOLLOWING"));
+            List<Long> kept = n.isUp() ? n.history() : n.diskHistory();
+            List<Long> synced = pre.history(s);
+            boolean keptSynced = kept.size() > post.history(s).size() && kept.size() <= synced.size()
+                    && kept.equals(synced.subList(0, kept.size()));
+            if (!snapDurable && !(leftSync && (keptSynced || m.group(2).equals("durable")))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void compareServer(SpecState spec, long i, List<String> diffs) {
@@ -319,13 +418,16 @@ final class Replayer {
         expect(diffs, who + "durable", spec.durable(i), n.durableCount());
         // lastCommitted: what the code knows committed. The spec's restart reloads nothing, the code re-applies
         // its snapshot (M4); a follower's sync packet carries the leader's commit point in the spec, the code's
-        // follower learns it with UPTODATE or a COMMIT (M5), so until then it may know less.
+        // follower learns it with UPTODATE or a COMMIT (M5), so until then it may know less, also after it left.
         int specCommitted = Math.max(spec.lastCommitted(i), n.recoveredApplied());
         int codeCommitted = n.committedCount();
-        boolean syncing = spec.state(i).equals("FOLLOWING") && spec.zabState(i).equals("SYNCHRONIZATION");
-        if (syncing ? codeCommitted > specCommitted : codeCommitted != specCommitted) {
+        if (codeCommitted == specCommitted) {
+            commitFromSyncPacket.remove(i);
+        }
+        boolean behind = commitFromSyncPacket.contains(i);
+        if (behind ? codeCommitted > specCommitted : codeCommitted != specCommitted) {
             diffs.add(who + "lastCommitted: spec " + specCommitted + ", code " + codeCommitted
-                    + (syncing ? " (in synchronization the code may know less, never more)" : ""));
+                    + (behind ? " (after a sync packet the code may know less, never more)" : ""));
         }
         // Delivery: the code delivers only what is committed and durable (D4); never what the spec has not committed.
         if (n.delivered() > specCommitted) {
