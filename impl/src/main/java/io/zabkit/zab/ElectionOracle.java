@@ -21,4 +21,12 @@ public final class ElectionOracle {
         zab.settle(leader);
         assert zab.leader() == leader : "settled on " + zab.leader() + ", not " + leader;
     }
+
+    /**
+     * Whether this server's election ranks the vote (leader a, its zxid and epoch) above the vote (leader b, ...):
+     * the order its fast leader election uses, bug-zoo switches included.
+     */
+    public static boolean prefers(Zab zab, long a, long zxidA, long epochA, long b, long zxidB, long epochB) {
+        return zab.election.better(new Election.Vote(a, zxidA, epochA), new Election.Vote(b, zxidB, epochB));
+    }
 }

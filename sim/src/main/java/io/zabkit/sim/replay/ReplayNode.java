@@ -162,7 +162,7 @@ final class ReplayNode implements Effects, Replica, ReplayNetwork.Peer {
         return recoveredApplied;
     }
 
-    private long durableLastZxid() {
+    long durableLastZxid() {
         if (synced > 0) {
             return log.get(synced - 1).zxid();
         }

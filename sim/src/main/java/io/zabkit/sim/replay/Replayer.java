@@ -184,6 +184,10 @@ final class Replayer {
             case "ElectLeader" -> {
                 @SuppressWarnings("unchecked")
                 Set<Object> q = (Set<Object>) args.get(1);
+                Mismatch order = voteOrder(k, post, i, q);
+                if (order != null) {
+                    yield order;
+                }
                 ElectionOracle.settle(zab(i), i);
                 for (long f : new TreeSet<>(q.stream().map(SpecState::server).toList())) {
                     if (f != i) {
@@ -298,6 +302,29 @@ final class Replayer {
             }
             net.flushNotices();
         }
+    }
+
+    /**
+     * The oracle stands in for the code's election, but the code's vote order must allow its outcome: where
+     * Zab.tla's VoteGEQ ranks the leader's (currentEpoch, last zxid) strictly above a voter's, every voter's
+     * election must rank the leader's vote above its own (ties are broken by server id in the code, which
+     * the oracle leaves open).
+     */
+    private Mismatch voteOrder(int k, SpecState post, long leader, Set<Object> quorum) {
+        Zab l = zab(leader);
+        for (Object o : quorum) {
+            long j = SpecState.server(o);
+            Zab v = zab(j);
+            boolean tie = v.currentEpoch() == l.currentEpoch() && v.lastLoggedZxid() == l.lastLoggedZxid();
+            if (j != leader && !tie && ElectionOracle.prefers(v, j, v.lastLoggedZxid(), v.currentEpoch(), leader,
+                    l.lastLoggedZxid(), l.currentEpoch())) {
+                return new Mismatch(k, post.action(), "server " + j + "'s election ranks its own vote (epoch "
+                        + v.currentEpoch() + ", zxid " + Zxids.show(v.lastLoggedZxid()) + ") above leader " + leader
+                        + "'s (epoch " + l.currentEpoch() + ", zxid " + Zxids.show(l.lastLoggedZxid())
+                        + "), which Zab.tla's vote order ranks below", describeSpec(post), describeCode());
+            }
+        }
+        return null;
     }
 
     private Zab zab(long i) {
@@ -416,6 +443,10 @@ final class Replayer {
         expect(diffs, who + "currentEpoch", spec.currentEpoch(i), z.currentEpoch());
         expect(diffs, who + "history", Zxids.show(spec.history(i)), Zxids.show(n.history()));
         expect(diffs, who + "durable", spec.durable(i), n.durableCount());
+        if (z.lastPersisted() > n.durableLastZxid()) {
+            diffs.add(who + "takes its log as durable through " + Zxids.show(z.lastPersisted()) + ", the disk holds it"
+                    + " only through " + Zxids.show(n.durableLastZxid()));
+        }
         // lastCommitted: what the code knows committed. The spec's restart reloads nothing, the code re-applies
         // its snapshot (M4); a follower's sync packet carries the leader's commit point in the spec, the code's
         // follower learns it with UPTODATE or a COMMIT (M5), so until then it may know less, also after it left.
