@@ -16,9 +16,12 @@ import java.util.stream.Stream;
  * Java Zab cores and reports every behaviour whose code state leaves the spec's.
  *
  * <pre>
- * java -ea -cp ... io.zabkit.sim.replay.ReplayMain DIR-OR-FILE... [--bug NAME[,NAME]] [--strict] [--verbose]
+ * java -ea -cp ... io.zabkit.sim.replay.ReplayMain DIR-OR-FILE... [--bug NAME[,NAME]] [--strict] [--verbose] | [--teeth NAME[,NAME]]
  * </pre>
- * Exit 0: no mismatch (a behaviour that reaches the open divergence D17 stops there and is counted
+ * With --teeth, each bug-zoo switch in turn is planted and must make some behaviour mismatch (the
+ * first one is reported); exit 0 when every switch is caught, 1 when one is not.
+ *
+ * <p>Exit 0: no mismatch (a behaviour that reaches the open divergence D17 stops there and is counted
  * apart; --strict makes it a mismatch); 1: some mismatch; 2: could not run (bad input).
  */
 public final class ReplayMain {
@@ -41,20 +44,23 @@ public final class ReplayMain {
         Set<Bug> bugs = Set.of();
         boolean verbose = false;
         boolean strict = false;
+        List<Bug> teeth = List.of();
         for (int k = 0; k < args.length; k++) {
             switch (args[k]) {
                 case "--bug" -> bugs = Bug.parseList(value(args, ++k));
                 case "--verbose" -> verbose = true;
                 case "--strict" -> strict = true;
+                case "--teeth" -> teeth = List.copyOf(Bug.parseList(value(args, ++k)));
                 default -> inputs.add(Path.of(args[k]));
             }
         }
         if (inputs.isEmpty()) {
-            System.err.println("usage: ReplayMain DIR-OR-FILE... [--bug NAME[,NAME]] [--strict] [--verbose]");
+            System.err.println("usage: ReplayMain DIR-OR-FILE... [--bug NAME[,NAME]] [--strict] [--verbose] | [--teeth NAME[,NAME]]");
             System.exit(2);
         }
         try {
-            System.exit(run(behaviourFiles(inputs), bugs, verbose, strict));
+            List<Path> files = behaviourFiles(inputs);
+            System.exit(teeth.isEmpty() ? run(files, bugs, verbose, strict) : teeth(files, teeth));
         } catch (IOException | IllegalArgumentException e) {
             System.err.println("ReplayMain: " + e.getMessage());
             System.exit(2);
@@ -88,6 +94,45 @@ public final class ReplayMain {
         return files;
     }
 
+    /** Each switch planted alone: the replay must report a mismatch (not the open D17) on some behaviour. */
+    static int teeth(List<Path> files, List<Bug> switches) throws IOException {
+        long started = System.nanoTime();
+        List<Behaviour> behaviours = new ArrayList<>();
+        for (Path f : files) {
+            behaviours.add(Behaviour.read(f));
+        }
+        int missed = 0;
+        for (Bug bug : switches) {
+            String caught = null;
+            int replayed = 0;
+            for (Behaviour b : behaviours) {
+                replayed++;
+                Replayer.Outcome o = new Replayer(config(b, Set.of(bug))).replay(b);
+                if (o.mismatch() != null && o.mismatch().knownDivergence() == null) {
+                    String what = o.mismatch().what();
+                    caught = b.file().getFileName() + " step " + o.mismatch().step() + " " + o.mismatch().action() + ": "
+                            + (what.length() > 160 ? what.substring(0, 160) + "..." : what);
+                    break;
+                }
+            }
+            if (caught == null) {
+                missed++;
+                System.out.println("teeth: " + bug + " NOT caught by " + behaviours.size() + " behaviours");
+            } else {
+                System.out.println("teeth: " + bug + " caught at behaviour " + replayed + " of " + behaviours.size() + ", "
+                        + caught);
+            }
+        }
+        System.out.printf("teeth: %d of %d planted bugs caught, %.1f s wall%n", switches.size() - missed, switches.size(),
+                (System.nanoTime() - started) / 1e9);
+        return missed == 0 ? 0 : 1;
+    }
+
+    private static ZabConfig config(Behaviour b, Set<Bug> bugs) {
+        SpecState init = new SpecState(b.states().get(0));
+        return new ZabConfig(init.servers(), 10, 5, 200, Variant.Zab, 1.0, 0).withBugs(bugs);
+    }
+
     static int run(List<Path> files, Set<Bug> bugs, boolean verbose, boolean strict) throws IOException {
         long started = System.nanoTime();
         int steps = 0;
@@ -97,10 +142,7 @@ public final class ReplayMain {
         java.util.Map<String, Integer> coverage = new java.util.TreeMap<>();
         for (Path f : files) {
             Behaviour b = Behaviour.read(f);
-            SpecState init = new SpecState(b.states().get(0));
-            ZabConfig config = new ZabConfig(init.servers(), 10, 5, 200, Variant.Zab, 1.0, 0)
-                    .withBugs(bugs);
-            Replayer.Outcome o = new Replayer(config).replay(b);
+            Replayer.Outcome o = new Replayer(config(b, bugs)).replay(b);
             behaviours++;
             o.coverage().forEach((k, v) -> coverage.merge(k, v, Integer::sum));
             steps += o.steps();
