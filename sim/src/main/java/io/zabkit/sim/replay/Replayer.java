@@ -485,11 +485,21 @@ final class Replayer {
                 case "TRUNC" -> type + " " + Zxids.show(SpecState.zxid(m.get("zxid")));
                 case "PROPOSAL" -> type + " " + Zxids.show(txnZxid(m.get("txn")));
                 case "COMMIT" -> type + " " + Zxids.show(SpecState.zxid(m.get("zxid")));
-                case "ACKLD", "ACK" -> "ACK";
+                case "ACKLD", "ACK" -> "ACK " + Zxids.show(ackedZxid(spec, from, ((Long) m.get("len")).intValue()));
                 default -> type;
             });
         }
         return out;
+    }
+
+    /**
+     * The zxid an ACK of the sender's first len entries acknowledges: its history only grows while it
+     * follows the leader the ACK went to (leaving it clears the channel).
+     */
+    private static long ackedZxid(SpecState spec, long from, int len) {
+        List<Long> h = spec.history(from);
+        assert len <= h.size() : "ACK of " + len + " entries from a history of " + h.size();
+        return len == 0 ? 0 : h.get(len - 1);
     }
 
     @SuppressWarnings("unchecked")
@@ -553,8 +563,8 @@ final class Replayer {
             return "NEWLEADER";
         } else if (m instanceof Message.UpToDate) {
             return "UPTODATE";
-        } else if (m instanceof Message.Ack) {
-            return "ACK";
+        } else if (m instanceof Message.Ack a) {
+            return "ACK " + Zxids.show(a.zxid());
         }
         return m.getClass().getSimpleName();
     }
