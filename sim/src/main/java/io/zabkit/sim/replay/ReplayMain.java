@@ -152,7 +152,10 @@ public final class ReplayMain {
                         + o.mismatch());
             } else if (o.mismatch() != null) {
                 mismatches++;
-                System.out.println("MISMATCH " + f + "\n" + o.mismatch());
+                System.out.println("MISMATCH " + f + "\n" + o.mismatch() + "\n  replay it: java -ea -cp sim/target/classes:"
+                        + "$(cat sim/target/classpath.txt) io.zabkit.sim.replay.ReplayMain " + f
+                        + (bugs.isEmpty() ? "" : " --bug " + bugs.stream().map(Enum::name)
+                                .collect(java.util.stream.Collectors.joining(","))));
             } else if (verbose) {
                 System.out.println("ok " + f + " (" + o.steps() + " steps)");
             }
