@@ -73,6 +73,7 @@ final class Replayer {
         }
         net.flushNotices();
         Mismatch m = compare(0, null, init);
+        SpecState lastCompared = init;
         if (m != null) {
             return new Outcome(0, m, coverage);
         }
@@ -92,7 +93,8 @@ final class Replayer {
                         describeSpec(post), describeCode());
             }
             if (m == null && !deferred(k, b, post)) {
-                m = compare(k, pre, post);
+                m = compare(k, lastCompared, post); // the state before the step, or before a deferred one (R1)
+                lastCompared = post;
             }
             if (m != null) {
                 return new Outcome(k, m, coverage);
