@@ -228,7 +228,7 @@ final class Election {
     }
 
     /** The vote order; a bug-zoo switch may plant a wrong one. */
-    private boolean better(Vote a, Vote b) {
+    boolean better(Vote a, Vote b) {
         return config.bug(Bug.ELECTION_ID_BEFORE_ZXID) ? a.betterByIdThan(b) : a.betterThan(b);
     }
 }
