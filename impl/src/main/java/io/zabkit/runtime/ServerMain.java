@@ -98,6 +98,14 @@ public final class ServerMain {
     }
 
     private static int serve(ServerConfig config, boolean discardCorruptLogTail) {
+        DigestSaslServers sasl;
+        try {
+            sasl = DigestSaslServers.fromJaas();
+        } catch (IllegalArgumentException e) {
+            Logging.error("bad SASL configuration: " + e.getMessage());
+            return 2;
+        }
+        logClientAuth(config, sasl);
         Storage storage;
         RecoveredState recovered;
         try {
@@ -115,7 +123,9 @@ public final class ServerMain {
             Logging.error("cannot read the data directories: " + e);
             return 3;
         }
-        Core core = new ServerCoreAdapter(new ServerCore(config.core(), recovered));
+        ServerCore serverCore = new ServerCore(config.core(), recovered);
+        serverCore.useClientAuth(config.clientAuth(), sasl);
+        Core core = new ServerCoreAdapter(serverCore);
         ServerSocketChannel listener;
         try {
             listener = ServerSocketChannel.open();
@@ -137,6 +147,19 @@ public final class ServerMain {
             }
         }
         return runLoop(config, core, listener, storage, peers);
+    }
+
+    private static void logClientAuth(ServerConfig config, DigestSaslServers sasl) {
+        Logging.info(sasl == null ? "client SASL: none (no JAAS Server section)"
+                : "client SASL: DIGEST-MD5 with " + sasl.users() + " user(s) from the JAAS file "
+                        + System.getProperty(DigestSaslServers.JAAS_FILE));
+        if (!config.clientAuth().enforcedSchemes().isEmpty()) {
+            Logging.info("clients must authenticate with one of " + config.clientAuth().enforcedSchemes()
+                    + " before any other request (enforce.auth)");
+        }
+        if (config.clientAuth().saslRequired() && sasl == null) {
+            Logging.warn("sasl is enforced but there is no JAAS Server section: every client will be refused");
+        }
     }
 
     /**

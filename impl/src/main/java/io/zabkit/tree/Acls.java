@@ -12,8 +12,9 @@ import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 
 /**
- * ZooKeeper's access control: the world, auth, digest and ip schemes. A connection's identities are
- * its ip plus whatever it proved with addauth; a node's ACL grants permissions to identities.
+ * ZooKeeper's access control: the world, auth, digest and ip schemes, and sasl when the server has SASL's
+ * provider. A connection's identities are its ip plus whatever it proved with addauth or SASL; a node's
+ * ACL grants permissions to identities.
  */
 public final class Acls {
     private Acls() {}
@@ -116,6 +117,14 @@ public final class Acls {
      * and every entry must name a known scheme with a well-formed id (else InvalidACL, as in ZooKeeper).
      */
     public static List<ACL> fixup(List<ACL> acl, List<Id> ids, String path) throws ZkException {
+        return fixup(acl, ids, path, false);
+    }
+
+    /**
+     * As {@link #fixup(List, List, String)}; {@code saslScheme} says whether the sasl scheme is known (in
+     * ZooKeeper, whether authProvider.N names SASLAuthenticationProvider).
+     */
+    public static List<ACL> fixup(List<ACL> acl, List<Id> ids, String path, boolean saslScheme) throws ZkException {
         if (acl == null || acl.isEmpty()) {
             throw new ZkException(Err.INVALID_ACL, path + " (empty ACL)");
         }
@@ -163,12 +172,32 @@ public final class Acls {
                     }
                     addOnce(result, a);
                     break;
+                case "sasl":
+                    if (!saslScheme) {
+                        throw new ZkException(Err.INVALID_ACL, path + " (unknown scheme sasl: no SASL provider)");
+                    }
+                    if (!isSaslName(id.getId())) {
+                        throw new ZkException(Err.INVALID_ACL, path + " (bad sasl id " + id.getId() + ")");
+                    }
+                    addOnce(result, a);
+                    break;
                 default:
                     throw new ZkException(Err.INVALID_ACL, path + " (unknown scheme " + id.getScheme() + ")");
             }
         }
         return List.copyOf(result);
     }
+
+    /**
+     * ZooKeeper's SASL provider takes an id that parses as a Kerberos name: a simple name (no '/' or
+     * '@'), or primary[/instance]@realm.
+     */
+    private static boolean isSaslName(String id) {
+        return KERBEROS_NAME.matcher(id).matches() || (id.indexOf('/') < 0 && id.indexOf('@') < 0);
+    }
+
+    private static final java.util.regex.Pattern KERBEROS_NAME =
+            java.util.regex.Pattern.compile("([^/@]*)(/([^/@]*))?@([^/@]*)");
 
     private static void addOnce(List<ACL> acl, ACL a) {
         if (!acl.contains(a)) {

@@ -285,12 +285,11 @@ class ConfigReaderTest {
     /** Issue 23, finding 4: a security key zabkit does not implement stops the server, named. */
     @Test
     void securityKeysZabkitDoesNotImplementRefuseToStart() throws Exception {
-        for (String line : List.of("enforce.auth.enabled=true", "enforce.auth.schemes=sasl",
-                "sessionRequireClientSASLAuth=true", "sslQuorum=true", "quorum.auth.enableSasl=true",
+        for (String line : List.of("sslQuorum=true", "quorum.auth.enableSasl=true",
                 "quorum.auth.learnerRequireSasl=yes", "quorum.auth.serverRequireSasl=true",
                 "quorum.auth.kerberos.servicePrincipal=zkquorum/localhost", "secureClientPort=2281",
                 "ssl.keyStore.location=/k.jks", "ssl.quorum.trustStore.location=/t.jks", "portUnification=true",
-                "authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider",
+                "authProvider.1=org.apache.zookeeper.server.auth.X509AuthenticationProvider",
                 "DigestAuthenticationProvider.superDigest=super:D/InIHSb7yEEbrWz8b9l71RjZJU=", "skipACL=yes",
                 "DigestAuthenticationProvider.digestAlg=SHA3-256", "superUser=admin")) {
             String message = error(dataDirLine(), "clientPort=2181", line);
@@ -298,8 +297,35 @@ class ConfigReaderTest {
                     line + ": " + message);
             assertFalse(message.contains("typo"), message);
         }
-        String both = error(dataDirLine(), "clientPort=2181", "sslQuorum=true", "enforce.auth.enabled=true");
-        assertTrue(both.contains("sslQuorum=true") && both.contains("enforce.auth.enabled=true"), both);
+        String both = error(dataDirLine(), "clientPort=2181", "sslQuorum=true", "quorum.auth.enableSasl=true");
+        assertTrue(both.contains("sslQuorum=true") && both.contains("quorum.auth.enableSasl=true"), both);
+    }
+
+    /** Client authentication keys are read as ZooKeeper reads them, and refused where ZooKeeper refuses. */
+    @Test
+    void enforcedAuthenticationNeedsSchemesTheServerHas() throws Exception {
+        String sasl = "authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider";
+        ServerConfig none = read(dataDirLine(), "clientPort=2181");
+        assertEquals(io.zabkit.core.ClientAuth.NONE, none.clientAuth());
+        ServerConfig enforced = read(dataDirLine(), "clientPort=2181", sasl, "enforce.auth.enabled=true",
+                "enforce.auth.schemes=sasl, digest");
+        assertEquals(java.util.Set.of("sasl", "digest"), enforced.clientAuth().enforcedSchemes());
+        assertTrue(enforced.clientAuth().saslAclScheme());
+        assertTrue(enforced.warnings().isEmpty(), enforced.warnings().toString());
+        assertEquals(java.util.Set.of("sasl"),
+                read(dataDirLine(), "clientPort=2181", sasl, "sessionRequireClientSASLAuth=true").clientAuth()
+                        .enforcedSchemes());
+        assertTrue(read(dataDirLine(), "clientPort=2181", "enforce.auth.enabled=false", "enforce.auth.schemes=sasl")
+                .clientAuth().enforcedSchemes().isEmpty(), "off is off, as in ZooKeeper");
+        String noSchemes = error(dataDirLine(), "clientPort=2181", "enforce.auth.enabled=true");
+        assertTrue(noSchemes.contains("line 3") && noSchemes.contains("enforce.auth.schemes must"), noSchemes);
+        String noProvider = error(dataDirLine(), "clientPort=2181", "enforce.auth.enabled=true",
+                "enforce.auth.schemes=sasl");
+        assertTrue(noProvider.contains("scheme sasl is not available") && noProvider.contains("SASLAuthenticationProvider"),
+                noProvider);
+        assertTrue(error(dataDirLine(), "clientPort=2181", "enforce.auth.enabled=true", "enforce.auth.schemes=x509")
+                .contains("scheme x509 is not available"));
+        assertTrue(error(dataDirLine(), "clientPort=2181", "enforce.auth.enabled=maybe").contains("true or false"));
     }
 
     @Test
