@@ -86,7 +86,8 @@ public final class ConfigReader {
                 }
                 servers.put(s.id(), s);
             } else if (!USED.contains(e.key()) && !MetricsConfig.KEYS.contains(e.key())
-                    && !ClientAuthKeys.KEYS.contains(e.key()) && !e.key().startsWith("authProvider.")) {
+                    && !ClientAuthKeys.KEYS.contains(e.key()) && !e.key().startsWith("authProvider.")
+                    && !TlsConfig.KEYS.contains(e.key())) {
                 warnings.add(e.where() + ": ignoring " + e.key() + " (" + (isZooKeeperSetting(e.key())
                         ? "a ZooKeeper setting zabkit does not implement" : "not a setting zabkit knows; a typo?") + ")");
             }
@@ -133,8 +134,9 @@ public final class ConfigReader {
         }
         MetricsConfig metrics = MetricsConfig.read(cfg, warnings);
         ClientAuth clientAuth = ClientAuthKeys.read(cfg);
+        TlsConfig tls = TlsConfig.read(cfg, client);
         return new ServerConfig(core, dataDir, dataLogDir, client, initLimit, syncLimit, snapRetainCount,
-                purgeIntervalHours, finalizeWaitMs, outstandingLimit, handshakeTimeoutMs, metrics, clientAuth, servers,
+                purgeIntervalHours, finalizeWaitMs, outstandingLimit, handshakeTimeoutMs, metrics, tls, clientAuth, servers,
                 warnings);
     }
 

@@ -14,7 +14,8 @@ import java.util.Set;
  *
  * <p>zabkit implements the ACL schemes world, auth, digest, ip and sasl, client SASL (DIGEST-MD5) and
  * authentication enforcement ({@link ClientAuthKeys}), the four-letter-word whitelist and maxClientCnxns;
- * it has no quorum SASL, no TLS, and no super user.
+ * TLS on secureClientPort with the keys {@link TlsConfig} reads; it has no quorum SASL, no quorum TLS, no
+ * other ssl.* setting, and no super user.
  */
 final class SecurityKeys {
     /** Features switched on by {@code true}/{@code yes}; {@code false}/{@code no} leaves them off. */
@@ -22,8 +23,7 @@ final class SecurityKeys {
             "quorum.auth.enableSasl", "quorum.auth.learnerRequireSasl", "quorum.auth.serverRequireSasl", "skipACL",
             "zookeeper.sslQuorum", "zookeeper.enforce.auth.enabled");
     /** Keys whose presence asks for something zabkit does not do. */
-    private static final Set<String> SETTINGS = Set.of("secureClientPort",
-            "secureClientPortAddress", "DigestAuthenticationProvider.superDigest", "superUser",
+    private static final Set<String> SETTINGS = Set.of("DigestAuthenticationProvider.superDigest", "superUser",
             "X509AuthenticationProvider.superUser", "ssl.authProvider", "ssl.quorum.authProvider");
     private static final List<String> SETTING_PREFIXES = List.of("quorum.auth.", "ssl.", "ssl.quorum.",
             "zookeeper.ssl.", "zookeeper.authProvider.", "zookeeper.DigestAuthenticationProvider.");
@@ -55,6 +55,9 @@ final class SecurityKeys {
     /** Why the entry is refused, or null if it is harmless. */
     private static String why(CfgFile.Entry e) {
         String key = e.key();
+        if (TlsConfig.KEYS.contains(key)) {
+            return null; // implemented (TlsConfig), or refused there with its own reason
+        }
         String value = e.value().strip().toLowerCase(Locale.ROOT);
         if (SWITCHES.contains(key)) {
             boolean off = value.equals("false") || value.equals("no");

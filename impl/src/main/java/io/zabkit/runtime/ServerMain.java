@@ -106,6 +106,15 @@ public final class ServerMain {
             return 2;
         }
         logClientAuth(config, sasl);
+        TlsEngines tls = null;
+        if (config.tls() != null) {
+            try {
+                tls = TlsEngines.load(config.tls());
+            } catch (IOException e) {
+                Logging.error("bad TLS configuration: " + e.getMessage());
+                return 2;
+            }
+        }
         Storage storage;
         RecoveredState recovered;
         try {
@@ -146,7 +155,7 @@ public final class ServerMain {
                 return 2;
             }
         }
-        return runLoop(config, core, listener, storage, peers);
+        return runLoop(config, core, listener, storage, peers, tls);
     }
 
     private static void logClientAuth(ServerConfig config, DigestSaslServers sasl) {
@@ -199,7 +208,7 @@ public final class ServerMain {
     }
 
     private static int runLoop(ServerConfig config, Core core, ServerSocketChannel listener, Storage storage,
-                               EventLoop.Peers peers) {
+                               EventLoop.Peers peers, TlsEngines tls) {
         EventLoop loop;
         try {
             loop = new EventLoop(core, listener, storage, config.core().tickTimeMs(), System::currentTimeMillis,
@@ -208,6 +217,19 @@ public final class ServerMain {
         } catch (IOException e) {
             Logging.error("cannot start the event loop: " + e);
             return 1;
+        }
+        if (tls != null) {
+            try {
+                ServerSocketChannel secure = ServerSocketChannel.open();
+                secure.bind(tls.config().address(), 1024);
+                loop.listenSecurely(secure, tls);
+                Logging.info("TLS clients on " + hostPort(tls.config().address()) + " (secureClientPort), ssl.clientAuth "
+                        + tls.config().clientAuth() + ", protocols " + tls.config().enabledProtocols());
+            } catch (IOException e) {
+                Logging.error("cannot listen on the secure client port " + tls.config().address() + ": " + e.getMessage()
+                        + " (is another server on that port? change secureClientPort)");
+                return 2;
+            }
         }
         Thread loopThread = new Thread(loop, "zabkit-loop");
         CompletableFuture<Integer> exitStatus = new CompletableFuture<>();

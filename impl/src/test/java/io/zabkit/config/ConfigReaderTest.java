@@ -287,8 +287,8 @@ class ConfigReaderTest {
     void securityKeysZabkitDoesNotImplementRefuseToStart() throws Exception {
         for (String line : List.of("sslQuorum=true", "quorum.auth.enableSasl=true",
                 "quorum.auth.learnerRequireSasl=yes", "quorum.auth.serverRequireSasl=true",
-                "quorum.auth.kerberos.servicePrincipal=zkquorum/localhost", "secureClientPort=2281",
-                "ssl.keyStore.location=/k.jks", "ssl.quorum.trustStore.location=/t.jks", "portUnification=true",
+                "quorum.auth.kerberos.servicePrincipal=zkquorum/localhost", "ssl.quorum.trustStore.location=/t.jks",
+                "portUnification=true",
                 "authProvider.1=org.apache.zookeeper.server.auth.X509AuthenticationProvider",
                 "DigestAuthenticationProvider.superDigest=super:D/InIHSb7yEEbrWz8b9l71RjZJU=", "skipACL=yes",
                 "DigestAuthenticationProvider.digestAlg=SHA3-256", "superUser=admin")) {
@@ -299,6 +299,50 @@ class ConfigReaderTest {
         }
         String both = error(dataDirLine(), "clientPort=2181", "sslQuorum=true", "quorum.auth.enableSasl=true");
         assertTrue(both.contains("sslQuorum=true") && both.contains("quorum.auth.enableSasl=true"), both);
+    }
+
+    /** TLS on secureClientPort with ZooKeeper's keys; what zabkit does not implement is refused, named. */
+    @Test
+    void secureClientPortTakesZooKeepersSslKeysAndRefusesTheRest() throws Exception {
+        String netty = "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory";
+        String[] tls = {dataDirLine(), "clientPort=2181", "secureClientPort=2281", netty,
+                "ssl.keyStore.location=/keys/server.p12", "ssl.keyStore.password=pw",
+                "ssl.trustStore.location=/keys/trust.jks", "ssl.trustStore.password=pw2"};
+        ServerConfig c = read(tls);
+        TlsConfig t = c.tls();
+        assertEquals(new InetSocketAddress(2281), t.address());
+        assertEquals("PKCS12", t.keyStoreType(), "from the extension, as ZooKeeper infers it");
+        assertEquals("JKS", t.trustStoreType());
+        assertEquals("need", t.clientAuth(), "ZooKeeper's default");
+        assertEquals(List.of("TLSv1.3"), t.enabledProtocols(), "ZooKeeper's default protocol");
+        assertTrue(c.warnings().isEmpty(), c.warnings().toString());
+        assertNull(read(dataDirLine(), "clientPort=2181", netty).tls());
+        assertEquals("want", read(concatLines(tls, "ssl.clientAuth=want")).tls().clientAuth());
+        assertEquals(List.of("TLSv1.2", "TLSv1.3"),
+                read(concatLines(tls, "ssl.enabledProtocols=TLSv1.2, TLSv1.3")).tls().enabledProtocols());
+        String nio = error(dataDirLine(), "clientPort=2181", "secureClientPort=2281",
+                "ssl.keyStore.location=/keys/server.p12");
+        assertTrue(nio.contains("secureClientPort needs serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory"), nio);
+        assertTrue(error(dataDirLine(), "clientPort=2181", "secureClientPort=2281", netty).contains("ssl.keyStore.location"));
+        assertTrue(error(dataDirLine(), "clientPort=2181", "ssl.keyStore.location=/k.p12")
+                .contains("ssl.keyStore.location is set but secureClientPort is not"));
+        assertTrue(error(concatLines(tls, "ssl.clientAuth=maybe")).contains("none, want or need"));
+        assertTrue(error(concatLines(tls, "ssl.keyStore.type=PEM")).contains("store type PEM is not implemented"));
+        assertTrue(error(concatLines(tls, "ssl.clientHostnameVerification=true")).contains("host names"));
+        assertTrue(error(dataDirLine(), "clientPort=2181", "secureClientPort=2181", netty,
+                "ssl.keyStore.location=/k.p12").contains("port unification"));
+        for (String refused : List.of("ssl.ocsp=true", "ssl.crl=true", "ssl.keyStore.passwordPath=/pw",
+                "ssl.context.supplier.class=x.Y", "ssl.quorum.keyStore.location=/q.p12", "sslQuorum=true",
+                "authProvider.x509=org.apache.zookeeper.server.auth.X509AuthenticationProvider")) {
+            String message = error(concatLines(tls, refused));
+            assertTrue(message.contains(refused) && message.contains("refuses to start"), refused + ": " + message);
+        }
+    }
+
+    private static String[] concatLines(String[] lines, String more) {
+        String[] all = java.util.Arrays.copyOf(lines, lines.length + 1);
+        all[lines.length] = more;
+        return all;
     }
 
     /** Client authentication keys are read as ZooKeeper reads them, and refused where ZooKeeper refuses. */

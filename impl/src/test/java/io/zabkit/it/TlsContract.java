@@ -1,0 +1,159 @@
+package io.zabkit.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs.Ids;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * TLS for clients on {@code secureClientPort}, configured with ZooKeeper's keys on the server
+ * ({@code serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory}, {@code ssl.keyStore.*},
+ * {@code ssl.trustStore.*}, {@code ssl.clientAuth}) and its documented client properties
+ * ({@code zookeeper.client.secure=true}, {@code zookeeper.clientCnxnSocket=...ClientCnxnSocketNetty},
+ * {@code zookeeper.ssl.*}). The keystores are made for each run with the JDK's keytool; no key is committed.
+ */
+abstract class TlsContract {
+    static final String PASSWORD = "test-only-password";
+    /** How long a client that must not connect is given to try. */
+    static final long REFUSED_WAIT_MS = 3_000;
+
+    @TempDir
+    static Path keys;
+    static TestKeys.Pair server;
+    static TestKeys.Pair client;
+    static TestKeys.Pair stranger;
+
+    @TempDir
+    Path dir;
+    Target target;
+
+    /**
+     * Starts a server of this kind with a plaintext {@code clientPort}, a TLS {@code secureClientPort},
+     * the server key pair, a truststore holding {@code trusted}, and {@code ssl.clientAuth=clientAuth}.
+     * The target's {@code port()} is the plaintext one.
+     */
+    abstract Target start(Path dataDir, int port, int securePort, String clientAuth) throws Exception;
+
+    @BeforeAll
+    static void makeKeys() throws Exception {
+        server = TestKeys.selfSigned(keys, "server", PASSWORD);
+        client = TestKeys.selfSigned(keys, "client", PASSWORD);
+        stranger = TestKeys.selfSigned(keys, "stranger", PASSWORD);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (target != null) {
+            target.close();
+        }
+    }
+
+    /** The Java client over TLS as ZooKeeper's documentation configures it; {@code identity} may be null. */
+    static ZKClientConfig tlsConfig(TestKeys.Pair identity, Path trustStore) {
+        ZKClientConfig c = new ZKClientConfig();
+        c.setProperty(ZKClientConfig.SECURE_CLIENT, "true");
+        c.setProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET, "org.apache.zookeeper.ClientCnxnSocketNetty");
+        // set even when empty: the client config starts from the JVM's zookeeper.ssl.* properties
+        c.setProperty("zookeeper.ssl.keyStore.location", identity == null ? "" : identity.keyStore().toString());
+        c.setProperty("zookeeper.ssl.keyStore.password", identity == null ? "" : PASSWORD);
+        c.setProperty("zookeeper.ssl.trustStore.location", trustStore.toString());
+        c.setProperty("zookeeper.ssl.trustStore.password", PASSWORD);
+        return c;
+    }
+
+    static ZooKeeper connectTls(int port, ZKClientConfig config) throws Exception {
+        Clients.Events events = new Clients.Events();
+        ZooKeeper zk = new ZooKeeper("127.0.0.1:" + port, Clients.SESSION_TIMEOUT_MS, events, config);
+        events.expectState(Watcher.Event.KeeperState.SyncConnected);
+        return zk;
+    }
+
+    /** Whether a client with this config reaches SyncConnected on the port within {@link #REFUSED_WAIT_MS}. */
+    static boolean connects(int port, ZKClientConfig config) throws Exception {
+        CountDownLatch connected = new CountDownLatch(1);
+        ZooKeeper zk = new ZooKeeper("127.0.0.1:" + port, Clients.SESSION_TIMEOUT_MS, e -> {
+            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                connected.countDown();
+            }
+        }, config);
+        try {
+            return connected.await(REFUSED_WAIT_MS, TimeUnit.MILLISECONDS);
+        } finally {
+            zk.close();
+        }
+    }
+
+    @Test
+    void aTlsClientWithATrustedCertificateCreatesAndReads() throws Exception {
+        int securePort = Clients.freePort();
+        target = start(dir, Clients.freePort(), securePort, "need");
+        byte[] data = "over tls".getBytes(StandardCharsets.UTF_8);
+        ZooKeeper tls = connectTls(securePort, tlsConfig(client, server.trustStore()));
+        try {
+            tls.create("/tls", data, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            assertArrayEquals(data, tls.getData("/tls", false, null));
+            for (int i = 0; i < 20; i++) { // more than one TLS record each way
+                tls.create("/tls/" + i, new byte[20_000], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            }
+            assertEquals(20, tls.getChildren("/tls", false).size());
+        } finally {
+            tls.close();
+        }
+        ZooKeeper plain = Clients.connect(target.connectString());
+        try {
+            assertArrayEquals(data, plain.getData("/tls", false, null), "the plaintext port serves the same tree");
+        } finally {
+            plain.close();
+        }
+    }
+
+    @Test
+    void aPlaintextClientOnTheSecurePortNeverConnects() throws Exception {
+        int securePort = Clients.freePort();
+        target = start(dir, Clients.freePort(), securePort, "need");
+        assertFalse(connects(securePort, new ZKClientConfig()), "a plaintext client connected to the TLS port");
+        assertTrue(connects(securePort, tlsConfig(client, server.trustStore())), "then a TLS client did not");
+    }
+
+    @Test
+    void withClientAuthNeedAClientWithoutATrustedCertificateNeverConnects() throws Exception {
+        int securePort = Clients.freePort();
+        target = start(dir, Clients.freePort(), securePort, "need");
+        assertFalse(connects(securePort, tlsConfig(stranger, server.trustStore())),
+                "a client whose certificate the server does not trust connected");
+        assertFalse(connects(securePort, tlsConfig(null, server.trustStore())),
+                "a client without a certificate connected");
+        assertFalse(connects(securePort, tlsConfig(client, stranger.trustStore())),
+                "a client that does not trust the server's certificate connected");
+        assertTrue(connects(securePort, tlsConfig(client, server.trustStore())), "then a trusted client did not");
+    }
+
+    @Test
+    void withClientAuthNoneAClientWithoutACertificateConnects() throws Exception {
+        int securePort = Clients.freePort();
+        target = start(dir, Clients.freePort(), securePort, "none");
+        ZooKeeper anonymous = connectTls(securePort, tlsConfig(null, server.trustStore()));
+        try {
+            anonymous.create("/anonymous-tls", new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            assertEquals(List.of("anonymous-tls", "zookeeper"),
+                    anonymous.getChildren("/", false).stream().sorted().toList());
+        } finally {
+            anonymous.close();
+        }
+    }
+}
