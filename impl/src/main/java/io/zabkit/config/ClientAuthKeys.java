@@ -8,12 +8,13 @@ import java.util.Set;
 /**
  * zoo.cfg's client authentication keys, read as ZooKeeper 3.9 reads them (its AuthenticationHelper and
  * ProviderRegistry): {@code authProvider.N} may add ZooKeeper's SASLAuthenticationProvider (the sasl ACL
- * scheme); {@code enforce.auth.enabled=true} needs {@code enforce.auth.schemes}, each a scheme the server
+ * scheme) and X509AuthenticationProvider (x509: a TLS client's certificate subject); {@code enforce.auth.enabled=true} needs {@code enforce.auth.schemes}, each a scheme the server
  * has (ip, digest, and sasl with its provider); {@code sessionRequireClientSASLAuth=true} enforces sasl.
  * Anything else is refused, so the server never runs with less protection than asked for.
  */
 final class ClientAuthKeys {
     static final String SASL_PROVIDER = "org.apache.zookeeper.server.auth.SASLAuthenticationProvider";
+    static final String X509_PROVIDER = "org.apache.zookeeper.server.auth.X509AuthenticationProvider";
     static final String ENFORCE = "enforce.auth.enabled";
     static final String SCHEMES = "enforce.auth.schemes";
     static final String REQUIRE_SASL = "sessionRequireClientSASLAuth";
@@ -26,14 +27,19 @@ final class ClientAuthKeys {
 
     static ClientAuth read(CfgFile cfg) throws ConfigException {
         boolean saslProvider = false;
+        boolean x509Provider = false;
         for (CfgFile.Entry e : cfg.all()) {
-            if (e.key().startsWith("authProvider.") && e.value().strip().equals(SASL_PROVIDER)) {
-                saslProvider = true;
+            if (e.key().startsWith("authProvider.")) {
+                saslProvider |= e.value().strip().equals(SASL_PROVIDER);
+                x509Provider |= e.value().strip().equals(X509_PROVIDER);
             }
         }
         Set<String> available = new LinkedHashSet<>(BUILT_IN_SCHEMES);
         if (saslProvider) {
             available.add("sasl");
+        }
+        if (x509Provider) {
+            available.add("x509");
         }
         Set<String> enforced = new LinkedHashSet<>();
         CfgFile.Entry requireSasl = cfg.get(REQUIRE_SASL);
@@ -54,12 +60,13 @@ final class ClientAuthKeys {
                 enforced.add(scheme);
             }
         }
-        return new ClientAuth(enforced, saslProvider);
+        return new ClientAuth(enforced, saslProvider, x509Provider);
     }
 
     private static void requireScheme(CfgFile.Entry e, String scheme, Set<String> available) throws ConfigException {
         if (!available.contains(scheme)) {
-            String hint = scheme.equals("sasl") ? "; add authProvider.1=" + SASL_PROVIDER : "";
+            String hint = scheme.equals("sasl") ? "; add authProvider.1=" + SASL_PROVIDER
+                    : scheme.equals("x509") ? "; add authProvider.x509=" + X509_PROVIDER : "";
             throw ConfigException.at(e, "authentication scheme " + scheme + " is not available (this server has "
                     + available + ")" + hint);
         }

@@ -12,7 +12,7 @@ import java.util.Set;
  * refuses to start instead, naming every such key. A key that turns its feature off ({@code false},
  * {@code no}) is harmless and only warned about as unused.
  *
- * <p>zabkit implements the ACL schemes world, auth, digest, ip and sasl, client SASL (DIGEST-MD5) and
+ * <p>zabkit implements the ACL schemes world, auth, digest, ip, sasl and x509, client SASL (DIGEST-MD5) and
  * authentication enforcement ({@link ClientAuthKeys}), the four-letter-word whitelist and maxClientCnxns;
  * TLS on secureClientPort with the keys {@link TlsConfig} reads; it has no quorum SASL, no quorum TLS, no
  * other ssl.* setting, and no super user.
@@ -30,7 +30,8 @@ final class SecurityKeys {
     /** authProvider.N naming a provider zabkit has built in is harmless. */
     private static final Set<String> BUILT_IN_PROVIDERS = Set.of(
             "org.apache.zookeeper.server.auth.DigestAuthenticationProvider",
-            "org.apache.zookeeper.server.auth.IPAuthenticationProvider", ClientAuthKeys.SASL_PROVIDER);
+            "org.apache.zookeeper.server.auth.IPAuthenticationProvider", ClientAuthKeys.SASL_PROVIDER,
+            ClientAuthKeys.X509_PROVIDER);
     /** DigestAuthenticationProvider.digestAlg naming the one zabkit uses (ZooKeeper's default). */
     private static final Set<String> BUILT_IN_DIGESTS = Set.of("SHA1", "SHA-1");
 
@@ -65,7 +66,7 @@ final class SecurityKeys {
         }
         if (key.startsWith("authProvider.")) {
             return BUILT_IN_PROVIDERS.contains(e.value().strip()) ? null
-                    : "names an authentication provider zabkit does not have (it has digest, ip and sasl)";
+                    : "names an authentication provider zabkit does not have (it has digest, ip, sasl and x509)";
         }
         if (key.equals("DigestAuthenticationProvider.digestAlg")) {
             return BUILT_IN_DIGESTS.contains(e.value().strip().toUpperCase(Locale.ROOT)) ? null

@@ -164,7 +164,7 @@ public final class ServerCore implements Replica, Effects {
         this.tree = newTree;
         this.sessions = newSessions;
         this.applier = new Applier(tree, sessions, zxid);
-        this.prep = new Prep(tree, sessions, config.maxBufferBytes(), clientAuth.saslAclScheme());
+        this.prep = new Prep(tree, sessions, config.maxBufferBytes(), clientAuth.providerSchemes());
         this.reads = new Reads(tree);
     }
 
@@ -178,7 +178,7 @@ public final class ServerCore implements Replica, Effects {
         }
         this.clientAuth = auth;
         this.saslServers = sasl;
-        this.prep = new Prep(tree, sessions, config.maxBufferBytes(), auth.saslAclScheme());
+        this.prep = new Prep(tree, sessions, config.maxBufferBytes(), auth.providerSchemes());
     }
 
     // ------------------------------------------------------------------ events
@@ -492,7 +492,7 @@ public final class ServerCore implements Replica, Effects {
 
     @Override
     public void startServing(boolean leading) {
-        prep = new Prep(tree, sessions, config.maxBufferBytes(), clientAuth.saslAclScheme()); // no pending changes of an older leader
+        prep = new Prep(tree, sessions, config.maxBufferBytes(), clientAuth.providerSchemes()); // no pending changes of an older leader
         if (leading) {
             sessions.touchAll(nowMs); // a new leader gives every session a full timeout to reconnect
             lastContainerCheckMs = nowMs;
@@ -779,6 +779,21 @@ public final class ServerCore implements Replica, Effects {
         }
         conn.queue.addLast(p);
         drain(conn);
+    }
+
+    /**
+     * An identity the runtime established for a connection before its requests: a TLS client's certificate
+     * subject (x509), as ZooKeeper's X509AuthenticationProvider adds it once the handshake is done.
+     */
+    public void addIdentity(long connId, Id id) {
+        Connection conn = connections.get(connId);
+        if (conn == null || conn.phase == Connection.Phase.CLOSED) {
+            return; // gone already
+        }
+        assert clientAuth.providerSchemes().contains(id.getScheme()) : "identity of a scheme without provider: " + id;
+        if (!conn.authIds.contains(id)) {
+            conn.authIds.add(id);
+        }
     }
 
     /** With enforce.auth, whether the connection holds an identity of an enforced scheme. */

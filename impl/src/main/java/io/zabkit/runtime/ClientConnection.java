@@ -75,6 +75,11 @@ final class ClientConnection {
         return output.flushTo(tls) && tls.flushNet() && closeAfterFlush;
     }
 
+    /** The TLS engine, once, right after its handshake finished; null otherwise and on the plaintext port. */
+    javax.net.ssl.SSLEngine takeFinishedHandshake() {
+        return tls == null ? null : tls.takeFinishedHandshake();
+    }
+
     /** Plaintext from the client into {@code dst}: what one socket read brings; -1 at the end. */
     int read(java.nio.ByteBuffer dst) throws IOException {
         return tls == null ? channel.read(dst) : tls.read(dst);

@@ -337,12 +337,44 @@ final class EventLoop implements Runnable {
             n = -1;
         }
         dirty.add(conn); // a TLS handshake may have queued bytes to write
+        javax.net.ssl.SSLEngine handshaken = conn.takeFinishedHandshake();
+        if (handshaken != null && n >= 0 && !admitCertificate(conn, handshaken)) {
+            n = -1;
+        }
         if (n < 0) {
             close(conn);
         } else if (n > 0) {
             conn.gate.add(readBuffer.array(), 0, n);
             feed(conn);
         }
+    }
+
+    /**
+     * As ZooKeeper's CertificateVerifier after a handshake with ssl.clientAuth want or need: a client
+     * certificate makes its subject the connection's x509 identity; without the x509 provider
+     * (authProvider.N) ZooKeeper closes such a connection, and so does this server. Returns false to close.
+     */
+    private boolean admitCertificate(ClientConnection conn, javax.net.ssl.SSLEngine engine) {
+        if (!engine.getNeedClientAuth() && !engine.getWantClientAuth()) {
+            return true;
+        }
+        java.security.cert.Certificate[] chain;
+        try {
+            chain = engine.getSession().getPeerCertificates();
+        } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+            return !engine.getNeedClientAuth(); // want: a client without a certificate is served without one
+        }
+        if (!tlsEngines.x509Provider()) {
+            LOG.log(System.Logger.Level.WARNING, "closing TLS connection {0} from {1}: ssl.clientAuth is {2} but"
+                    + " there is no x509 provider (authProvider.x509=org.apache.zookeeper.server.auth"
+                    + ".X509AuthenticationProvider), as ZooKeeper closes it", conn.id, conn.remoteAddress,
+                    tlsEngines.config().clientAuth());
+            return false;
+        }
+        assert chain.length > 0 && chain[0] instanceof java.security.cert.X509Certificate : "a TLS peer chain";
+        String subject = ((java.security.cert.X509Certificate) chain[0]).getSubjectX500Principal().getName();
+        core.addIdentity(conn.id, "x509", subject);
+        return true;
     }
 
     private boolean mayTakeRequest(ClientConnection conn) {

@@ -109,7 +109,7 @@ public final class ServerMain {
         TlsEngines tls = null;
         if (config.tls() != null) {
             try {
-                tls = TlsEngines.load(config.tls());
+                tls = TlsEngines.load(config.tls(), config.clientAuth().x509AclScheme());
             } catch (IOException e) {
                 Logging.error("bad TLS configuration: " + e.getMessage());
                 return 2;

@@ -28,6 +28,8 @@ final class TlsChannel implements GatheringByteChannel {
     private final ByteBuffer appIn;
     /** Encrypted bytes for the socket, read mode (between position and limit). */
     private final ByteBuffer netOut;
+    /** Set when the engine reports the handshake finished; taken once by {@link #takeFinishedHandshake}. */
+    private boolean handshakeFinished;
 
     TlsChannel(SocketChannel socket, SSLEngine engine) throws SSLException {
         this.socket = socket;
@@ -64,6 +66,7 @@ final class TlsChannel implements GatheringByteChannel {
                     continue;
                 }
                 SSLEngineResult r = engine.unwrap(netIn, appIn);
+                handshakeFinished |= r.getHandshakeStatus() == HandshakeStatus.FINISHED;
                 appIn.flip();
                 assert dst.remaining() >= appIn.remaining() : "read buffer smaller than one socket read's plaintext";
                 dst.put(appIn);
@@ -130,6 +133,7 @@ final class TlsChannel implements GatheringByteChannel {
         } finally {
             netOut.flip();
         }
+        handshakeFinished |= r.getHandshakeStatus() == HandshakeStatus.FINISHED;
         if (r.getStatus() == SSLEngineResult.Status.CLOSED) {
             throw new SSLException("the TLS session is closed");
         }
@@ -148,6 +152,15 @@ final class TlsChannel implements GatheringByteChannel {
             }
         }
         return true;
+    }
+
+    /** The engine, once, right after its handshake finished (the client's certificate is known then). */
+    SSLEngine takeFinishedHandshake() {
+        if (!handshakeFinished) {
+            return null;
+        }
+        handshakeFinished = false;
+        return engine;
     }
 
     boolean hasPendingOutput() {

@@ -15,14 +15,17 @@ import javax.net.ssl.TrustManagerFactory;
 final class TlsEngines {
     private final TlsConfig config;
     private final SSLContext context;
+    /** Whether zoo.cfg names ZooKeeper's X509AuthenticationProvider: client certificates become identities. */
+    private final boolean x509Provider;
 
-    private TlsEngines(TlsConfig config, SSLContext context) {
+    private TlsEngines(TlsConfig config, SSLContext context, boolean x509Provider) {
         this.config = config;
         this.context = context;
+        this.x509Provider = x509Provider;
     }
 
     /** Loads the stores; the message names the key whose file or password is wrong. */
-    static TlsEngines load(TlsConfig config) throws IOException {
+    static TlsEngines load(TlsConfig config, boolean x509Provider) throws IOException {
         try {
             KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             keys.init(store(config.keyStore(), config.keyStorePassword(), config.keyStoreType(), "ssl.keyStore"),
@@ -35,7 +38,7 @@ final class TlsEngines {
             }
             SSLContext context = SSLContext.getInstance(config.protocol());
             context.init(keys.getKeyManagers(), trust == null ? null : trust.getTrustManagers(), null);
-            TlsEngines engines = new TlsEngines(config, context);
+            TlsEngines engines = new TlsEngines(config, context, x509Provider);
             engines.engine(); // the protocols and cipher suites are checked now, not at the first client
             return engines;
         } catch (GeneralSecurityException | IllegalArgumentException e) {
@@ -74,6 +77,10 @@ final class TlsEngines {
         }
         assert e.getNeedClientAuth() == config.clientAuth().equals("need") : "client auth not applied";
         return e;
+    }
+
+    boolean x509Provider() {
+        return x509Provider;
     }
 
     TlsConfig config() {

@@ -117,14 +117,15 @@ public final class Acls {
      * and every entry must name a known scheme with a well-formed id (else InvalidACL, as in ZooKeeper).
      */
     public static List<ACL> fixup(List<ACL> acl, List<Id> ids, String path) throws ZkException {
-        return fixup(acl, ids, path, false);
+        return fixup(acl, ids, path, java.util.Set.of());
     }
 
     /**
-     * As {@link #fixup(List, List, String)}; {@code saslScheme} says whether the sasl scheme is known (in
-     * ZooKeeper, whether authProvider.N names SASLAuthenticationProvider).
+     * As {@link #fixup(List, List, String)}, knowing also {@code providerSchemes} (sasl, x509: in ZooKeeper,
+     * those authProvider.N names).
      */
-    public static List<ACL> fixup(List<ACL> acl, List<Id> ids, String path, boolean saslScheme) throws ZkException {
+    public static List<ACL> fixup(List<ACL> acl, List<Id> ids, String path, java.util.Set<String> providerSchemes)
+            throws ZkException {
         if (acl == null || acl.isEmpty()) {
             throw new ZkException(Err.INVALID_ACL, path + " (empty ACL)");
         }
@@ -172,8 +173,17 @@ public final class Acls {
                     }
                     addOnce(result, a);
                     break;
+                case "x509":
+                    if (!providerSchemes.contains("x509")) {
+                        throw new ZkException(Err.INVALID_ACL, path + " (unknown scheme x509: no X509 provider)");
+                    }
+                    if (!isX500Name(id.getId())) {
+                        throw new ZkException(Err.INVALID_ACL, path + " (bad x509 id " + id.getId() + ")");
+                    }
+                    addOnce(result, a);
+                    break;
                 case "sasl":
-                    if (!saslScheme) {
+                    if (!providerSchemes.contains("sasl")) {
                         throw new ZkException(Err.INVALID_ACL, path + " (unknown scheme sasl: no SASL provider)");
                     }
                     if (!isSaslName(id.getId())) {
@@ -194,6 +204,16 @@ public final class Acls {
      */
     private static boolean isSaslName(String id) {
         return KERBEROS_NAME.matcher(id).matches() || (id.indexOf('/') < 0 && id.indexOf('@') < 0);
+    }
+
+    /** ZooKeeper's X509AuthenticationProvider takes an id that parses as an X.500 name. */
+    private static boolean isX500Name(String id) {
+        try {
+            new javax.security.auth.x500.X500Principal(id);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private static final java.util.regex.Pattern KERBEROS_NAME =

@@ -289,7 +289,7 @@ class ConfigReaderTest {
                 "quorum.auth.learnerRequireSasl=yes", "quorum.auth.serverRequireSasl=true",
                 "quorum.auth.kerberos.servicePrincipal=zkquorum/localhost", "ssl.quorum.trustStore.location=/t.jks",
                 "portUnification=true",
-                "authProvider.1=org.apache.zookeeper.server.auth.X509AuthenticationProvider",
+                "authProvider.1=org.apache.zookeeper.server.auth.X509ZNodeGroupAclProvider",
                 "DigestAuthenticationProvider.superDigest=super:D/InIHSb7yEEbrWz8b9l71RjZJU=", "skipACL=yes",
                 "DigestAuthenticationProvider.digestAlg=SHA3-256", "superUser=admin")) {
             String message = error(dataDirLine(), "clientPort=2181", line);
@@ -333,7 +333,7 @@ class ConfigReaderTest {
                 "ssl.keyStore.location=/k.p12").contains("port unification"));
         for (String refused : List.of("ssl.ocsp=true", "ssl.crl=true", "ssl.keyStore.passwordPath=/pw",
                 "ssl.context.supplier.class=x.Y", "ssl.quorum.keyStore.location=/q.p12", "sslQuorum=true",
-                "authProvider.x509=org.apache.zookeeper.server.auth.X509AuthenticationProvider")) {
+                "authProvider.x509=org.apache.zookeeper.server.auth.X509ZNodeGroupAclProvider")) {
             String message = error(concatLines(tls, refused));
             assertTrue(message.contains(refused) && message.contains("refuses to start"), refused + ": " + message);
         }
@@ -369,6 +369,9 @@ class ConfigReaderTest {
                 noProvider);
         assertTrue(error(dataDirLine(), "clientPort=2181", "enforce.auth.enabled=true", "enforce.auth.schemes=x509")
                 .contains("scheme x509 is not available"));
+        ServerConfig x509 = read(dataDirLine(), "clientPort=2181", "enforce.auth.enabled=true",
+                "enforce.auth.schemes=x509", "authProvider.x509=org.apache.zookeeper.server.auth.X509AuthenticationProvider");
+        assertEquals(java.util.Set.of("x509"), x509.clientAuth().providerSchemes());
         assertTrue(error(dataDirLine(), "clientPort=2181", "enforce.auth.enabled=maybe").contains("true or false"));
     }
 

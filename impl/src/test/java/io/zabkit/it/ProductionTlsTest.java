@@ -2,16 +2,14 @@ package io.zabkit.it;
 
 import java.nio.file.Path;
 
-/**
- * TLS against zabkit's production server (ServerMain in its own JVM), with ZooKeeper's zoo.cfg keys. It
- * leaves out ZooKeeper's authProvider.x509 line, which zabkit refuses: it has no x509 ACL scheme.
- */
+/** TLS against zabkit's production server (ServerMain in its own JVM), with the zoo.cfg keys ZooKeeper gets. */
 class ProductionTlsTest extends TlsContract {
     @Override
     Target start(Path dataDir, int port, int securePort, String clientAuth) throws Exception {
         return ProductionTarget.factoryWith(
                 "secureClientPort=" + securePort,
                 "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory",
+                "authProvider.x509=org.apache.zookeeper.server.auth.X509AuthenticationProvider",
                 "ssl.keyStore.location=" + server.keyStore(),
                 "ssl.keyStore.password=" + PASSWORD,
                 "ssl.trustStore.location=" + client.trustStore(),

@@ -3,6 +3,7 @@ package io.zabkit.it;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -10,7 +11,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs.Perms;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
+import org.apache.zookeeper.data.Stat;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs.Ids;
 import org.apache.zookeeper.ZooKeeper;
@@ -141,6 +149,43 @@ abstract class TlsContract {
         assertFalse(connects(securePort, tlsConfig(client, stranger.trustStore())),
                 "a client that does not trust the server's certificate connected");
         assertTrue(connects(securePort, tlsConfig(client, server.trustStore())), "then a trusted client did not");
+    }
+
+    /**
+     * With the x509 provider (authProvider.x509, as ZooKeeper's documentation configures TLS), a client's
+     * certificate subject is its identity: an ACL naming it admits that client only.
+     */
+    @Test
+    void aClientCertificateSubjectIsAnX509IdentityForAcls() throws Exception {
+        int securePort = Clients.freePort();
+        target = start(dir, Clients.freePort(), securePort, "want");
+        String subject = subjectOf(client.keyStore());
+        List<ACL> onlyClient = java.util.Collections.singletonList(new ACL(Perms.ALL, new Id("x509", subject)));
+        byte[] data = "certified".getBytes(StandardCharsets.UTF_8);
+        ZooKeeper certified = connectTls(securePort, tlsConfig(client, server.trustStore()));
+        ZooKeeper anonymous = connectTls(securePort, tlsConfig(null, server.trustStore()));
+        ZooKeeper plain = Clients.connect(target.connectString());
+        try {
+            certified.create("/certified", data, onlyClient, CreateMode.PERSISTENT);
+            assertArrayEquals(data, certified.getData("/certified", false, null));
+            assertThrows(KeeperException.NoAuthException.class, () -> anonymous.getData("/certified", false, null));
+            assertThrows(KeeperException.NoAuthException.class, () -> plain.getData("/certified", false, null));
+            certified.create("/certified-auth", data, Ids.CREATOR_ALL_ACL, CreateMode.PERSISTENT);
+            assertEquals(onlyClient, certified.getACL("/certified-auth", new Stat()), "the auth scheme takes x509");
+        } finally {
+            certified.close();
+            anonymous.close();
+            plain.close();
+        }
+    }
+
+    private static String subjectOf(Path keyStore) throws Exception {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (var in = java.nio.file.Files.newInputStream(keyStore)) {
+            store.load(in, PASSWORD.toCharArray());
+        }
+        X509Certificate cert = (X509Certificate) store.getCertificate(store.aliases().nextElement());
+        return cert.getSubjectX500Principal().getName();
     }
 
     @Test
