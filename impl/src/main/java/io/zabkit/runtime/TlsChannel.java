@@ -48,8 +48,8 @@ final class TlsChannel implements GatheringByteChannel {
      */
     public int read(ByteBuffer dst) throws IOException {
         int start = dst.position();
-        int n = socket.read(netIn);
-        boolean closed = n < 0;
+        boolean socketClosed = socket.read(netIn) < 0;
+        boolean closed = false; // the client's close_notify
         netIn.flip();
         try {
             for (int steps = 0; steps < STEPS_MAX && !closed; steps++) {
@@ -89,7 +89,7 @@ final class TlsChannel implements GatheringByteChannel {
         }
         flushNet();
         int produced = dst.position() - start;
-        return produced == 0 && closed ? -1 : produced;
+        return produced == 0 && (closed || socketClosed) ? -1 : produced;
     }
 
     private void runTasks() {
