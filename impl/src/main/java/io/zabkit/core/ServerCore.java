@@ -817,7 +817,6 @@ public final class ServerCore implements Replica, Effects {
         LOG.log(System.Logger.Level.WARNING, "session 0x{0} from {1} sent {2} without an identity of {3}"
                 + " (enforce.auth); closing its connection", Long.toHexString(conn.sessionId), conn.remoteAddress,
                 OpCode.name(h.getType()), clientAuth.enforcedSchemes());
-        stats.authFailures++;
         Connection.Pending p = new Connection.Pending(
                 new Request(conn.id, conn.sessionId, h.getXid(), h.getType(), null, List.of(), nowMs), 0);
         p.ready = Replies.reply(h.getXid(), 0, Err.SESSION_CLOSED_REQUIRE_SASL_AUTH, null);
