@@ -5,11 +5,11 @@ import java.nio.file.Path;
 /** TLS against zabkit's production server (ServerMain in its own JVM), with the zoo.cfg keys ZooKeeper gets. */
 class ProductionTlsTest extends TlsContract {
     @Override
-    Target start(Path dataDir, int port, int securePort, String clientAuth) throws Exception {
+    Target start(Path dataDir, int port, int securePort, String clientAuth, boolean x509Provider) throws Exception {
         return ProductionTarget.factoryWith(
                 "secureClientPort=" + securePort,
                 "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory",
-                "authProvider.x509=org.apache.zookeeper.server.auth.X509AuthenticationProvider",
+                x509Provider ? "authProvider.x509=org.apache.zookeeper.server.auth.X509AuthenticationProvider" : "",
                 "ssl.keyStore.location=" + server.keyStore(),
                 "ssl.keyStore.password=" + PASSWORD,
                 "ssl.trustStore.location=" + client.trustStore(),

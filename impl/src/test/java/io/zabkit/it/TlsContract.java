@@ -52,10 +52,16 @@ abstract class TlsContract {
 
     /**
      * Starts a server of this kind with a plaintext {@code clientPort}, a TLS {@code secureClientPort},
-     * the server key pair, a truststore holding {@code trusted}, and {@code ssl.clientAuth=clientAuth}.
+     * the server key pair, a truststore holding the client's certificate, {@code ssl.clientAuth=clientAuth},
+     * and with {@code x509Provider} ZooKeeper's {@code authProvider.x509} line, as its documentation has it.
      * The target's {@code port()} is the plaintext one.
      */
-    abstract Target start(Path dataDir, int port, int securePort, String clientAuth) throws Exception;
+    abstract Target start(Path dataDir, int port, int securePort, String clientAuth, boolean x509Provider)
+            throws Exception;
+
+    Target start(Path dataDir, int port, int securePort, String clientAuth) throws Exception {
+        return start(dataDir, port, securePort, clientAuth, true);
+    }
 
     @BeforeAll
     static void makeKeys() throws Exception {
@@ -186,6 +192,17 @@ abstract class TlsContract {
         }
         X509Certificate cert = (X509Certificate) store.getCertificate(store.aliases().nextElement());
         return cert.getSubjectX500Principal().getName();
+    }
+
+    /** ZooKeeper closes a TLS connection with a client certificate when it has no x509 provider to read it. */
+    @Test
+    void withoutTheX509ProviderAClientCertificateIsRefused() throws Exception {
+        int securePort = Clients.freePort();
+        target = start(dir, Clients.freePort(), securePort, "need", false);
+        assertFalse(connects(securePort, tlsConfig(client, server.trustStore())),
+                "a certificate was accepted without the x509 provider");
+        ZooKeeper plain = Clients.connect(target.connectString());
+        plain.close(); // the plaintext port serves on
     }
 
     @Test

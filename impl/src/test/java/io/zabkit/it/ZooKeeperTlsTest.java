@@ -15,15 +15,17 @@ import org.apache.zookeeper.server.auth.ProviderRegistry;
  */
 class ZooKeeperTlsTest extends TlsContract {
     @Override
-    Target start(Path dataDir, int port, int securePort, String clientAuth) throws Exception {
-        Map<String, String> properties = Map.of(
+    Target start(Path dataDir, int port, int securePort, String clientAuth, boolean x509Provider) throws Exception {
+        Map<String, String> properties = new java.util.HashMap<>(Map.of(
                 "zookeeper.serverCnxnFactory", "org.apache.zookeeper.server.NettyServerCnxnFactory",
-                "zookeeper.authProvider.x509", "org.apache.zookeeper.server.auth.X509AuthenticationProvider",
                 "zookeeper.ssl.keyStore.location", server.keyStore().toString(),
                 "zookeeper.ssl.keyStore.password", PASSWORD,
                 "zookeeper.ssl.trustStore.location", client.trustStore().toString(),
                 "zookeeper.ssl.trustStore.password", PASSWORD,
-                "zookeeper.ssl.clientAuth", clientAuth);
+                "zookeeper.ssl.clientAuth", clientAuth));
+        if (x509Provider) {
+            properties.put("zookeeper.authProvider.x509", "org.apache.zookeeper.server.auth.X509AuthenticationProvider");
+        }
         properties.forEach(System::setProperty); // read lazily, at the first TLS connection: kept until close
         ProviderRegistry.reset();
         try {
