@@ -1,5 +1,6 @@
 package io.zabkit.config;
 
+import io.zabkit.core.ClientAuth;
 import io.zabkit.core.CoreConfig;
 import io.zabkit.zab.Bug;
 import io.zabkit.zab.Variant;
@@ -84,7 +85,9 @@ public final class ConfigReader {
                             + " must be a participant)");
                 }
                 servers.put(s.id(), s);
-            } else if (!USED.contains(e.key()) && !MetricsConfig.KEYS.contains(e.key())) {
+            } else if (!USED.contains(e.key()) && !MetricsConfig.KEYS.contains(e.key())
+                    && !ClientAuthKeys.KEYS.contains(e.key()) && !e.key().startsWith("authProvider.")
+                    && !TlsConfig.KEYS.contains(e.key())) {
                 warnings.add(e.where() + ": ignoring " + e.key() + " (" + (isZooKeeperSetting(e.key())
                         ? "a ZooKeeper setting zabkit does not implement" : "not a setting zabkit knows; a typo?") + ")");
             }
@@ -130,8 +133,11 @@ public final class ConfigReader {
             core = core.withZab(core.zab().withBugs(bugs));
         }
         MetricsConfig metrics = MetricsConfig.read(cfg, warnings);
+        ClientAuth clientAuth = ClientAuthKeys.read(cfg);
+        TlsConfig tls = TlsConfig.read(cfg, client);
         return new ServerConfig(core, dataDir, dataLogDir, client, initLimit, syncLimit, snapRetainCount,
-                purgeIntervalHours, finalizeWaitMs, outstandingLimit, handshakeTimeoutMs, metrics, servers, warnings);
+                purgeIntervalHours, finalizeWaitMs, outstandingLimit, handshakeTimeoutMs, metrics, tls, clientAuth, servers,
+                warnings);
     }
 
     private static CoreConfig coreConfig(CfgFile cfg, long myid, int tickTimeMs, long sessionSecret,

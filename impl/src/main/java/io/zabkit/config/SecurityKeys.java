@@ -12,26 +12,26 @@ import java.util.Set;
  * refuses to start instead, naming every such key. A key that turns its feature off ({@code false},
  * {@code no}) is harmless and only warned about as unused.
  *
- * <p>zabkit implements the ACL schemes world, auth, digest and ip, the four-letter-word whitelist and
- * maxClientCnxns; it has no SASL (client or quorum), no TLS, no super user, and no authentication
- * enforcement.
+ * <p>zabkit implements the ACL schemes world, auth, digest, ip, sasl and x509, client SASL (DIGEST-MD5) and
+ * authentication enforcement ({@link ClientAuthKeys}), the four-letter-word whitelist and maxClientCnxns;
+ * TLS on secureClientPort with the keys {@link TlsConfig} reads; it has no quorum SASL, no quorum TLS, no
+ * other ssl.* setting, and no super user.
  */
 final class SecurityKeys {
     /** Features switched on by {@code true}/{@code yes}; {@code false}/{@code no} leaves them off. */
-    private static final Set<String> SWITCHES = Set.of("enforce.auth.enabled", "sessionRequireClientSASLAuth",
-            "sslQuorum", "portUnification", "client.portUnification", "sslQuorumReloadCertFiles", "client.certReload",
+    private static final Set<String> SWITCHES = Set.of("sslQuorum", "portUnification", "client.portUnification", "sslQuorumReloadCertFiles", "client.certReload",
             "quorum.auth.enableSasl", "quorum.auth.learnerRequireSasl", "quorum.auth.serverRequireSasl", "skipACL",
             "zookeeper.sslQuorum", "zookeeper.enforce.auth.enabled");
     /** Keys whose presence asks for something zabkit does not do. */
-    private static final Set<String> SETTINGS = Set.of("enforce.auth.schemes", "secureClientPort",
-            "secureClientPortAddress", "DigestAuthenticationProvider.superDigest", "superUser",
+    private static final Set<String> SETTINGS = Set.of("DigestAuthenticationProvider.superDigest", "superUser",
             "X509AuthenticationProvider.superUser", "ssl.authProvider", "ssl.quorum.authProvider");
     private static final List<String> SETTING_PREFIXES = List.of("quorum.auth.", "ssl.", "ssl.quorum.",
             "zookeeper.ssl.", "zookeeper.authProvider.", "zookeeper.DigestAuthenticationProvider.");
     /** authProvider.N naming a provider zabkit has built in is harmless. */
     private static final Set<String> BUILT_IN_PROVIDERS = Set.of(
             "org.apache.zookeeper.server.auth.DigestAuthenticationProvider",
-            "org.apache.zookeeper.server.auth.IPAuthenticationProvider");
+            "org.apache.zookeeper.server.auth.IPAuthenticationProvider", ClientAuthKeys.SASL_PROVIDER,
+            ClientAuthKeys.X509_PROVIDER);
     /** DigestAuthenticationProvider.digestAlg naming the one zabkit uses (ZooKeeper's default). */
     private static final Set<String> BUILT_IN_DIGESTS = Set.of("SHA1", "SHA-1");
 
@@ -56,6 +56,9 @@ final class SecurityKeys {
     /** Why the entry is refused, or null if it is harmless. */
     private static String why(CfgFile.Entry e) {
         String key = e.key();
+        if (TlsConfig.KEYS.contains(key)) {
+            return null; // implemented (TlsConfig), or refused there with its own reason
+        }
         String value = e.value().strip().toLowerCase(Locale.ROOT);
         if (SWITCHES.contains(key)) {
             boolean off = value.equals("false") || value.equals("no");
@@ -63,7 +66,7 @@ final class SecurityKeys {
         }
         if (key.startsWith("authProvider.")) {
             return BUILT_IN_PROVIDERS.contains(e.value().strip()) ? null
-                    : "names an authentication provider zabkit does not have (it has digest and ip built in)";
+                    : "names an authentication provider zabkit does not have (it has digest, ip, sasl and x509)";
         }
         if (key.equals("DigestAuthenticationProvider.digestAlg")) {
             return BUILT_IN_DIGESTS.contains(e.value().strip().toUpperCase(Locale.ROOT)) ? null

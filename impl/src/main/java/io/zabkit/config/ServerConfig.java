@@ -1,5 +1,6 @@
 package io.zabkit.config;
 
+import io.zabkit.core.ClientAuth;
 import io.zabkit.core.CoreConfig;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -23,13 +24,15 @@ import java.util.Map;
  * @param handshakeTimeoutMs     a connection without a ConnectRequest this long is closed (ZooKeeper's
  *                               nio.sessionlessCnxnTimeout, default 10000)
  * @param metrics                the Prometheus endpoint (ZooKeeper's metricsProvider.* keys), or null for none
+ * @param tls                    TLS on secureClientPort, or null for none
+ * @param clientAuth             the sasl ACL scheme and enforced authentication (authProvider.N, enforce.auth.*)
  * @param servers                the server.N lines by id; empty for a standalone server
  * @param warnings               settings that were ignored, for the startup log
  */
 public record ServerConfig(CoreConfig core, Path dataDir, Path dataLogDir, InetSocketAddress clientAddress,
                            int initLimitTicks, int syncLimitTicks, int snapRetainCount, int purgeIntervalHours,
                            int electionFinalizeWaitMs, int globalOutstandingLimit, int handshakeTimeoutMs,
-                           MetricsConfig metrics, Map<Long, ServerAddress> servers, List<String> warnings) {
+                           MetricsConfig metrics, TlsConfig tls, ClientAuth clientAuth, Map<Long, ServerAddress> servers, List<String> warnings) {
     public ServerConfig {
         servers = Map.copyOf(servers);
         warnings = List.copyOf(warnings);

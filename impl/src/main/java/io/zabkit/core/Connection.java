@@ -53,6 +53,8 @@ final class Connection {
     long packetsSent;
     long lastZxid;
     String lastOp = "NA";
+    /** This connection's SASL exchange, from its first op 102 (null before, or without SASL). */
+    SaslServers.Exchange sasl;
     long lastLatencyMs;
 
     Connection(long id, String remoteAddress, int maxPacketBytes, long nowMs) {

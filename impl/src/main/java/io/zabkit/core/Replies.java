@@ -33,6 +33,14 @@ final class Replies {
         return Jute.encodeFrame(new ReplyHeader(xid, zxid, err), err == Err.OK ? body : null);
     }
 
+    /**
+     * A reply whose body is sent whatever the error, as ZooKeeper answers a failed SASL step: its client
+     * reads the token that follows the header even then, and takes a missing one for a broken connection.
+     */
+    static byte[] replyWithBody(int xid, long zxid, int err, Record body) {
+        return Jute.encodeFrame(new ReplyHeader(xid, zxid, err), body);
+    }
+
     /** A watch notification; its header carries the zxid of the change that fired it. */
     static byte[] notification(int type, String path, long zxid) {
         return Jute.encodeFrame(new ReplyHeader(NOTIFICATION_XID, zxid, Err.OK),

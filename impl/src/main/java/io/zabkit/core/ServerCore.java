@@ -70,6 +70,10 @@ public final class ServerCore implements Replica, Effects {
     private boolean recovering;
     /** Told of every transaction applied, in order (the simulator's agreement and digest checks). */
     private java.util.function.Consumer<Txn> appliedListener = t -> { };
+    /** zoo.cfg's authProvider and enforce.auth settings; ZooKeeper's defaults until the runtime says. */
+    private ClientAuth clientAuth = ClientAuth.NONE;
+    /** The SASL mechanism, or null: op 102 is then answered as ZooKeeper without JAAS answers it. */
+    private SaslServers saslServers;
     /** Follower: sessions seen alive since the last ping, with their timeouts, for the leader. */
     private final Map<Long, Integer> touchedSinceLastPing = new TreeMap<>();
 
@@ -160,8 +164,21 @@ public final class ServerCore implements Replica, Effects {
         this.tree = newTree;
         this.sessions = newSessions;
         this.applier = new Applier(tree, sessions, zxid);
-        this.prep = new Prep(tree, sessions, config.maxBufferBytes());
+        this.prep = new Prep(tree, sessions, config.maxBufferBytes(), clientAuth.providerSchemes());
         this.reads = new Reads(tree);
+    }
+
+    /**
+     * How clients authenticate (zoo.cfg) and the SASL mechanism (null for none). Called once, before the
+     * first client connects.
+     */
+    public void useClientAuth(ClientAuth auth, SaslServers sasl) {
+        if (!connections.isEmpty() || prep.hasPending()) {
+            throw new IllegalStateException("client authentication is set before clients connect");
+        }
+        this.clientAuth = auth;
+        this.saslServers = sasl;
+        this.prep = new Prep(tree, sessions, config.maxBufferBytes(), auth.providerSchemes());
     }
 
     // ------------------------------------------------------------------ events
@@ -480,7 +497,7 @@ public final class ServerCore implements Replica, Effects {
 
     @Override
     public void startServing(boolean leading) {
-        prep = new Prep(tree, sessions, config.maxBufferBytes()); // no pending changes of an older leader
+        prep = new Prep(tree, sessions, config.maxBufferBytes(), clientAuth.providerSchemes()); // no pending changes of an older leader
         if (leading) {
             sessions.touchAll(nowMs); // a new leader gives every session a full timeout to reconnect
             lastContainerCheckMs = nowMs;
@@ -669,8 +686,16 @@ public final class ServerCore implements Replica, Effects {
             handleAuth(conn, h, in);
             return;
         }
-        if (h.getType() == OpCode.SASL) {
+        if (h.getType() == OpCode.SASL && saslServers == null) {
             answerSaslWithoutSasl(conn, h, in);
+            return;
+        }
+        if (h.getType() == OpCode.SASL) {
+            handleSasl(conn, h, in);
+            return;
+        }
+        if (!isAuthenticatedAsEnforced(conn)) {
+            refuseUnauthenticated(conn, h);
             return;
         }
         if (!Requests.isKnown(h.getType())) {
@@ -721,6 +746,86 @@ public final class ServerCore implements Replica, Effects {
             p.ready = Replies.reply(h.getXid(), 0, Err.AUTH_FAILED, null);
             p.closeAfter = true;
         }
+        conn.queue.addLast(p);
+        drain(conn);
+    }
+
+    /**
+     * One step of a SASL exchange (op 102), as ZooKeeper's processSasl: the client's token in, the
+     * server's out (OK), and once the exchange completes the identity sasl:authorizedId joins the
+     * connection's. A client that fails (wrong password, unknown user) gets AuthFailed, or -124 when SASL
+     * is enforced, with no token, and its connection is closed.
+     */
+    private void handleSasl(Connection conn, RequestHeader h, BinaryInputArchive in) throws IOException {
+        GetSASLRequest token = new GetSASLRequest();
+        token.deserialize(in, "token");
+        Connection.Pending p = new Connection.Pending(
+                new Request(conn.id, conn.sessionId, h.getXid(), OpCode.SASL, token, List.of(), nowMs), 0);
+        if (conn.sasl == null) {
+            conn.sasl = saslServers.start();
+        }
+        try {
+            byte[] response = conn.sasl.evaluate(token.getToken() == null ? new byte[0] : token.getToken());
+            String authorized = conn.sasl.authorizedId();
+            Id id = authorized == null ? null : new Id("sasl", authorized);
+            if (id != null && !conn.authIds.contains(id)) {
+                LOG.log(System.Logger.Level.INFO, "session 0x{0} from {1} authenticated by SASL as {2}",
+                        Long.toHexString(conn.sessionId), conn.remoteAddress, authorized);
+                conn.authIds.add(id);
+            }
+            p.ready = Replies.reply(h.getXid(), 0, Err.OK, new SetSASLResponse(response));
+        } catch (javax.security.sasl.SaslException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "client {0} (session 0x{1}) failed to SASL authenticate: {2};"
+                    + " closing its connection", conn.remoteAddress, Long.toHexString(conn.sessionId), e.toString());
+            stats.authFailures++;
+            int err = clientAuth.saslRequired() ? Err.SESSION_CLOSED_REQUIRE_SASL_AUTH : Err.AUTH_FAILED;
+            p.ready = Replies.replyWithBody(h.getXid(), 0, err, new SetSASLResponse(null));
+            p.closeAfter = true;
+        }
+        conn.queue.addLast(p);
+        drain(conn);
+    }
+
+    /**
+     * An identity the runtime established for a connection before its requests: a TLS client's certificate
+     * subject (x509), as ZooKeeper's X509AuthenticationProvider adds it once the handshake is done.
+     */
+    public void addIdentity(long connId, Id id) {
+        Connection conn = connections.get(connId);
+        if (conn == null || conn.phase == Connection.Phase.CLOSED) {
+            return; // gone already
+        }
+        assert clientAuth.providerSchemes().contains(id.getScheme()) : "identity of a scheme without provider: " + id;
+        if (!conn.authIds.contains(id)) {
+            conn.authIds.add(id);
+        }
+    }
+
+    /** With enforce.auth, whether the connection holds an identity of an enforced scheme. */
+    private boolean isAuthenticatedAsEnforced(Connection conn) {
+        if (clientAuth.enforcedSchemes().isEmpty()) {
+            return true;
+        }
+        for (Id id : conn.authIds) {
+            if (clientAuth.enforcedSchemes().contains(id.getScheme())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * enforce.auth and a request before the session authenticated: ZooKeeper's AuthenticationHelper
+     * answers SessionClosedRequireAuth (-124) and closes the connection (the session expires in time).
+     */
+    private void refuseUnauthenticated(Connection conn, RequestHeader h) {
+        LOG.log(System.Logger.Level.WARNING, "session 0x{0} from {1} sent {2} without an identity of {3}"
+                + " (enforce.auth); closing its connection", Long.toHexString(conn.sessionId), conn.remoteAddress,
+                OpCode.name(h.getType()), clientAuth.enforcedSchemes());
+        Connection.Pending p = new Connection.Pending(
+                new Request(conn.id, conn.sessionId, h.getXid(), h.getType(), null, List.of(), nowMs), 0);
+        p.ready = Replies.reply(h.getXid(), 0, Err.SESSION_CLOSED_REQUIRE_SASL_AUTH, null);
+        p.closeAfter = true;
         conn.queue.addLast(p);
         drain(conn);
     }

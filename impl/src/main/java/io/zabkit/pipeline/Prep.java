@@ -44,12 +44,19 @@ public final class Prep {
     private final Sessions sessions;
     private final PendingChanges pending;
     private final int maxBufferBytes;
+    /** The ACL schemes zoo.cfg's authProvider.N add (sasl, x509) to the built-in ones. */
+    private final java.util.Set<String> providerSchemes;
 
     public Prep(DataTree tree, Sessions sessions, int maxBufferBytes) {
+        this(tree, sessions, maxBufferBytes, java.util.Set.of());
+    }
+
+    public Prep(DataTree tree, Sessions sessions, int maxBufferBytes, java.util.Set<String> providerSchemes) {
         this.tree = tree;
         this.sessions = sessions;
         this.pending = new PendingChanges(tree);
         this.maxBufferBytes = maxBufferBytes;
+        this.providerSchemes = java.util.Set.copyOf(providerSchemes);
     }
 
     /** The applied tree now includes everything up to zxid. */
@@ -163,7 +170,7 @@ public final class Prep {
         if (req.getData() != null && req.getData().length > maxBufferBytes) {
             throw new ZkException(Err.BAD_ARGUMENTS, path + ": data larger than jute.maxbuffer");
         }
-        List<ACL> acl = Acls.fixup(req.getAcl(), request.authIds(), path);
+        List<ACL> acl = Acls.fixup(req.getAcl(), request.authIds(), path, providerSchemes);
         String parentPath = Paths.parent(path);
         NodeView parent = pending.view(parentPath);
         if (!parent.exists()) {
@@ -244,7 +251,7 @@ public final class Prep {
         }
         Acls.check(node.acl(), Acls.ADMIN, request.authIds(), path);
         checkVersion(req.getVersion(), node.aversion(), path);
-        List<ACL> acl = Acls.fixup(req.getAcl(), request.authIds(), path);
+        List<ACL> acl = Acls.fixup(req.getAcl(), request.authIds(), path, providerSchemes);
         int newAversion = node.aversion() + 1;
         pending.record(zxid, path, node.withAcl(acl, newAversion));
         return new SetACLTxn(path, acl, newAversion);

@@ -26,12 +26,20 @@ final class ClientConnection {
     final String remoteAddress;
     final long acceptedAtMs;
     final RequestGate gate;
+    /** The TLS session of a connection to the secure client port; null on the plaintext port. */
+    private final TlsChannel tls;
     private final OutputQueue output = new OutputQueue();
     private boolean closeAfterFlush;
     private boolean throttled;
 
     ClientConnection(long id, SocketChannel channel, SelectionKey key, String remoteAddress, long acceptedAtMs,
                      int maxPacketBytes) {
+        this(id, channel, key, remoteAddress, acceptedAtMs, maxPacketBytes, null);
+    }
+
+    ClientConnection(long id, SocketChannel channel, SelectionKey key, String remoteAddress, long acceptedAtMs,
+                     int maxPacketBytes, TlsChannel tls) {
+        this.tls = tls;
         this.id = id;
         this.channel = channel;
         this.key = key;
@@ -60,7 +68,21 @@ final class ClientConnection {
      * and the core asked to close it.
      */
     boolean flush() throws IOException {
-        return output.flushTo(channel) && closeAfterFlush;
+        if (tls == null) {
+            return output.flushTo(channel) && closeAfterFlush;
+        }
+        tls.progressHandshake();
+        return output.flushTo(tls) && tls.flushNet() && closeAfterFlush;
+    }
+
+    /** The TLS engine, once, right after its handshake finished; null otherwise and on the plaintext port. */
+    javax.net.ssl.SSLEngine takeFinishedHandshake() {
+        return tls == null ? null : tls.takeFinishedHandshake();
+    }
+
+    /** Plaintext from the client into {@code dst}: what one socket read brings; -1 at the end. */
+    int read(java.nio.ByteBuffer dst) throws IOException {
+        return tls == null ? channel.read(dst) : tls.read(dst);
     }
 
     /**
@@ -81,7 +103,8 @@ final class ClientConnection {
         updateThrottle();
         // read only to complete a request: whole ones not yet handed wait in the gate, not in memory twice
         boolean read = serverAcceptsRequests && !throttled && !closeAfterFlush && gate.nextChunkBytes() == 0;
-        return (read ? SelectionKey.OP_READ : 0) | (output.isEmpty() ? 0 : SelectionKey.OP_WRITE);
+        boolean write = !output.isEmpty() || (tls != null && tls.hasPendingOutput());
+        return (read ? SelectionKey.OP_READ : 0) | (write ? SelectionKey.OP_WRITE : 0);
     }
 
     private void updateThrottle() {

@@ -14,6 +14,11 @@ public interface Core extends PeerEvents {
 
     void receive(long connId, byte[] bytes, int offset, int length);
 
+    /** The connection proved an identity outside the client protocol (a TLS client certificate: x509). */
+    default void addIdentity(long connId, String scheme, String id) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " takes no identities");
+    }
+
     void disconnect(long connId);
 
     void persisted(long zxid);

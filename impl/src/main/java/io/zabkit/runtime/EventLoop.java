@@ -80,6 +80,9 @@ final class EventLoop implements Runnable {
     private final PeerLinks peerLinks;
     private boolean draining;
     private final ServerSocketChannel listener;
+    /** The secure client port's listener and its TLS engines; null without secureClientPort. */
+    private ServerSocketChannel secureListener;
+    private TlsEngines tlsEngines;
     private final Selector selector;
     private final DiskWriter disk;
     private final Thread diskThread;
@@ -245,7 +248,7 @@ final class EventLoop implements Runnable {
                 continue;
             }
             if (key.isAcceptable()) {
-                acceptAll();
+                acceptAll((ServerSocketChannel) key.channel());
                 continue;
             }
             ClientConnection conn = (ClientConnection) key.attachment();
@@ -284,9 +287,22 @@ final class EventLoop implements Runnable {
         }
     }
 
-    private void acceptAll() throws IOException {
+    /**
+     * Also listens on the secure client port: its connections speak TLS (ZooKeeper's secureClientPort).
+     * Call before {@link #run}.
+     */
+    void listenSecurely(ServerSocketChannel channel, TlsEngines engines) throws IOException {
+        assert secureListener == null : "one secure client port";
+        channel.configureBlocking(false);
+        channel.register(selector, SelectionKey.OP_ACCEPT);
+        this.secureListener = channel;
+        this.tlsEngines = engines;
+    }
+
+    private void acceptAll(ServerSocketChannel from) throws IOException {
+        boolean secure = from == secureListener && from != null;
         for (int i = 0; i < ACCEPTS_PER_PASS_MAX; i++) {
-            SocketChannel channel = listener.accept();
+            SocketChannel channel = from.accept();
             if (channel == null) {
                 return;
             }
@@ -295,8 +311,19 @@ final class EventLoop implements Runnable {
             long id = nextConnId++;
             String remote = String.valueOf(channel.getRemoteAddress());
             SelectionKey key = channel.register(selector, acceptingRequests ? SelectionKey.OP_READ : 0);
+            TlsChannel tls = null;
+            if (secure) {
+                try {
+                    tls = new TlsChannel(channel, tlsEngines.engine());
+                } catch (IOException e) {
+                    LOG.log(System.Logger.Level.WARNING, "cannot start TLS with {0}: {1}", remote, e.toString());
+                    key.cancel();
+                    channel.close();
+                    continue;
+                }
+            }
             ClientConnection conn = new ClientConnection(id, channel, key, remote, clockMs.getAsLong(),
-                    limits.maxPacketBytes());
+                    limits.maxPacketBytes(), tls);
             key.attach(conn);
             connections.put(id, conn);
             handshaking.put(id, conn);
@@ -308,9 +335,16 @@ final class EventLoop implements Runnable {
         readBuffer.clear();
         int n;
         try {
-            n = conn.channel.read(readBuffer);
+            n = conn.read(readBuffer);
         } catch (IOException e) {
-            n = -1; // reset by peer and the like: the same as a close for the core
+            // reset by peer and the like, or a failed TLS handshake: the same as a close for the core
+            LOG.log(System.Logger.Level.DEBUG, "connection {0} from {1}: {2}", conn.id, conn.remoteAddress, e);
+            n = -1;
+        }
+        dirty.add(conn); // a TLS handshake may have queued bytes to write
+        javax.net.ssl.SSLEngine handshaken = conn.takeFinishedHandshake();
+        if (handshaken != null && n >= 0 && !admitCertificate(conn, handshaken)) {
+            n = -1;
         }
         if (n < 0) {
             close(conn);
@@ -318,6 +352,34 @@ final class EventLoop implements Runnable {
             conn.gate.add(readBuffer.array(), 0, n);
             feed(conn);
         }
+    }
+
+    /**
+     * As ZooKeeper's CertificateVerifier after a handshake with ssl.clientAuth want or need: a client
+     * certificate makes its subject the connection's x509 identity; without the x509 provider
+     * (authProvider.N) ZooKeeper closes such a connection, and so does this server. Returns false to close.
+     */
+    private boolean admitCertificate(ClientConnection conn, javax.net.ssl.SSLEngine engine) {
+        if (!engine.getNeedClientAuth() && !engine.getWantClientAuth()) {
+            return true;
+        }
+        java.security.cert.Certificate[] chain;
+        try {
+            chain = engine.getSession().getPeerCertificates();
+        } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+            return !engine.getNeedClientAuth(); // want: a client without a certificate is served without one
+        }
+        if (!tlsEngines.x509Provider()) {
+            LOG.log(System.Logger.Level.WARNING, "closing TLS connection {0} from {1}: ssl.clientAuth is {2} but"
+                    + " there is no x509 provider (authProvider.x509=org.apache.zookeeper.server.auth"
+                    + ".X509AuthenticationProvider), as ZooKeeper closes it", conn.id, conn.remoteAddress,
+                    tlsEngines.config().clientAuth());
+            return false;
+        }
+        assert chain.length > 0 && chain[0] instanceof java.security.cert.X509Certificate : "a TLS peer chain";
+        String subject = ((java.security.cert.X509Certificate) chain[0]).getSubjectX500Principal().getName();
+        core.addIdentity(conn.id, "x509", subject);
+        return true;
     }
 
     private boolean mayTakeRequest(ClientConnection conn) {
@@ -536,6 +598,9 @@ final class EventLoop implements Runnable {
     private void shutDown() {
         try {
             listener.close();
+            if (secureListener != null) {
+                secureListener.close();
+            }
             if (peerLinks != null) {
                 peerLinks.close();
             }

@@ -23,6 +23,11 @@ final class ServerCoreAdapter implements Core {
     }
 
     @Override
+    public void addIdentity(long connId, String scheme, String id) {
+        core.addIdentity(connId, new org.apache.zookeeper.data.Id(scheme, id));
+    }
+
+    @Override
     public void receive(long connId, byte[] bytes, int offset, int length) {
         core.receive(connId, bytes, offset, length);
     }

@@ -98,6 +98,23 @@ public final class ServerMain {
     }
 
     private static int serve(ServerConfig config, boolean discardCorruptLogTail) {
+        DigestSaslServers sasl;
+        try {
+            sasl = DigestSaslServers.fromJaas();
+        } catch (IllegalArgumentException e) {
+            Logging.error("bad SASL configuration: " + e.getMessage());
+            return 2;
+        }
+        logClientAuth(config, sasl);
+        TlsEngines tls = null;
+        if (config.tls() != null) {
+            try {
+                tls = TlsEngines.load(config.tls(), config.clientAuth().x509AclScheme());
+            } catch (IOException e) {
+                Logging.error("bad TLS configuration: " + e.getMessage());
+                return 2;
+            }
+        }
         Storage storage;
         RecoveredState recovered;
         try {
@@ -115,7 +132,9 @@ public final class ServerMain {
             Logging.error("cannot read the data directories: " + e);
             return 3;
         }
-        Core core = new ServerCoreAdapter(new ServerCore(config.core(), recovered));
+        ServerCore serverCore = new ServerCore(config.core(), recovered);
+        serverCore.useClientAuth(config.clientAuth(), sasl);
+        Core core = new ServerCoreAdapter(serverCore);
         ServerSocketChannel listener;
         try {
             listener = ServerSocketChannel.open();
@@ -136,7 +155,20 @@ public final class ServerMain {
                 return 2;
             }
         }
-        return runLoop(config, core, listener, storage, peers);
+        return runLoop(config, core, listener, storage, peers, tls);
+    }
+
+    private static void logClientAuth(ServerConfig config, DigestSaslServers sasl) {
+        Logging.info(sasl == null ? "client SASL: none (no JAAS Server section)"
+                : "client SASL: DIGEST-MD5 with " + sasl.users() + " user(s) from the JAAS file "
+                        + System.getProperty(DigestSaslServers.JAAS_FILE));
+        if (!config.clientAuth().enforcedSchemes().isEmpty()) {
+            Logging.info("clients must authenticate with one of " + config.clientAuth().enforcedSchemes()
+                    + " before any other request (enforce.auth)");
+        }
+        if (config.clientAuth().saslRequired() && sasl == null) {
+            Logging.warn("sasl is enforced but there is no JAAS Server section: every client will be refused");
+        }
     }
 
     /**
@@ -176,7 +208,7 @@ public final class ServerMain {
     }
 
     private static int runLoop(ServerConfig config, Core core, ServerSocketChannel listener, Storage storage,
-                               EventLoop.Peers peers) {
+                               EventLoop.Peers peers, TlsEngines tls) {
         EventLoop loop;
         try {
             loop = new EventLoop(core, listener, storage, config.core().tickTimeMs(), System::currentTimeMillis,
@@ -185,6 +217,19 @@ public final class ServerMain {
         } catch (IOException e) {
             Logging.error("cannot start the event loop: " + e);
             return 1;
+        }
+        if (tls != null) {
+            try {
+                ServerSocketChannel secure = ServerSocketChannel.open();
+                secure.bind(tls.config().address(), 1024);
+                loop.listenSecurely(secure, tls);
+                Logging.info("TLS clients on " + hostPort(tls.config().address()) + " (secureClientPort), ssl.clientAuth "
+                        + tls.config().clientAuth() + ", protocols " + tls.config().enabledProtocols());
+            } catch (IOException e) {
+                Logging.error("cannot listen on the secure client port " + tls.config().address() + ": " + e.getMessage()
+                        + " (is another server on that port? change secureClientPort)");
+                return 2;
+            }
         }
         Thread loopThread = new Thread(loop, "zabkit-loop");
         CompletableFuture<Integer> exitStatus = new CompletableFuture<>();

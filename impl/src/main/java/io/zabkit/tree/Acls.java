@@ -12,8 +12,9 @@ import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 
 /**
- * ZooKeeper's access control: the world, auth, digest and ip schemes. A connection's identities are
- * its ip plus whatever it proved with addauth; a node's ACL grants permissions to identities.
+ * ZooKeeper's access control: the world, auth, digest and ip schemes, and sasl when the server has SASL's
+ * provider. A connection's identities are its ip plus whatever it proved with addauth or SASL; a node's
+ * ACL grants permissions to identities.
  */
 public final class Acls {
     private Acls() {}
@@ -116,6 +117,15 @@ public final class Acls {
      * and every entry must name a known scheme with a well-formed id (else InvalidACL, as in ZooKeeper).
      */
     public static List<ACL> fixup(List<ACL> acl, List<Id> ids, String path) throws ZkException {
+        return fixup(acl, ids, path, java.util.Set.of());
+    }
+
+    /**
+     * As {@link #fixup(List, List, String)}, knowing also {@code providerSchemes} (sasl, x509: in ZooKeeper,
+     * those authProvider.N names).
+     */
+    public static List<ACL> fixup(List<ACL> acl, List<Id> ids, String path, java.util.Set<String> providerSchemes)
+            throws ZkException {
         if (acl == null || acl.isEmpty()) {
             throw new ZkException(Err.INVALID_ACL, path + " (empty ACL)");
         }
@@ -163,12 +173,51 @@ public final class Acls {
                     }
                     addOnce(result, a);
                     break;
+                case "x509":
+                    if (!providerSchemes.contains("x509")) {
+                        throw new ZkException(Err.INVALID_ACL, path + " (unknown scheme x509: no X509 provider)");
+                    }
+                    if (!isX500Name(id.getId())) {
+                        throw new ZkException(Err.INVALID_ACL, path + " (bad x509 id " + id.getId() + ")");
+                    }
+                    addOnce(result, a);
+                    break;
+                case "sasl":
+                    if (!providerSchemes.contains("sasl")) {
+                        throw new ZkException(Err.INVALID_ACL, path + " (unknown scheme sasl: no SASL provider)");
+                    }
+                    if (!isSaslName(id.getId())) {
+                        throw new ZkException(Err.INVALID_ACL, path + " (bad sasl id " + id.getId() + ")");
+                    }
+                    addOnce(result, a);
+                    break;
                 default:
                     throw new ZkException(Err.INVALID_ACL, path + " (unknown scheme " + id.getScheme() + ")");
             }
         }
         return List.copyOf(result);
     }
+
+    /**
+     * ZooKeeper's SASL provider takes an id that parses as a Kerberos name: a simple name (no '/' or
+     * '@'), or primary[/instance]@realm.
+     */
+    private static boolean isSaslName(String id) {
+        return KERBEROS_NAME.matcher(id).matches() || (id.indexOf('/') < 0 && id.indexOf('@') < 0);
+    }
+
+    /** ZooKeeper's X509AuthenticationProvider takes an id that parses as an X.500 name. */
+    private static boolean isX500Name(String id) {
+        try {
+            new javax.security.auth.x500.X500Principal(id);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static final java.util.regex.Pattern KERBEROS_NAME =
+            java.util.regex.Pattern.compile("([^/@]*)(/([^/@]*))?@([^/@]*)");
 
     private static void addOnce(List<ACL> acl, ACL a) {
         if (!acl.contains(a)) {

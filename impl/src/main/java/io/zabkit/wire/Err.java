@@ -36,6 +36,8 @@ public final class Err {
     public static final int NO_WATCHER = -121;
     public static final int REQUEST_TIMEOUT = -122;
     public static final int RECONFIG_DISABLED = -123;
+    /** An op before the session proved an identity of an enforced scheme (enforce.auth.*); the connection closes. */
+    public static final int SESSION_CLOSED_REQUIRE_SASL_AUTH = -124;
     public static final int QUOTA_EXCEEDED = -125;
     public static final int THROTTLED_OP = -127;
 
@@ -64,6 +66,7 @@ public final class Err {
             case INVALID_CALLBACK: return "InvalidCallback";
             case INVALID_ACL: return "InvalidACL";
             case AUTH_FAILED: return "AuthFailed";
+            case SESSION_CLOSED_REQUIRE_SASL_AUTH: return "SessionClosedRequireAuth";
             case SESSION_MOVED: return "SessionMoved";
             case NOT_READ_ONLY: return "NotReadOnly";
             case EPHEMERAL_ON_LOCAL_SESSION: return "EphemeralOnLocalSession";

@@ -285,12 +285,11 @@ class ConfigReaderTest {
     /** Issue 23, finding 4: a security key zabkit does not implement stops the server, named. */
     @Test
     void securityKeysZabkitDoesNotImplementRefuseToStart() throws Exception {
-        for (String line : List.of("enforce.auth.enabled=true", "enforce.auth.schemes=sasl",
-                "sessionRequireClientSASLAuth=true", "sslQuorum=true", "quorum.auth.enableSasl=true",
+        for (String line : List.of("sslQuorum=true", "quorum.auth.enableSasl=true",
                 "quorum.auth.learnerRequireSasl=yes", "quorum.auth.serverRequireSasl=true",
-                "quorum.auth.kerberos.servicePrincipal=zkquorum/localhost", "secureClientPort=2281",
-                "ssl.keyStore.location=/k.jks", "ssl.quorum.trustStore.location=/t.jks", "portUnification=true",
-                "authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider",
+                "quorum.auth.kerberos.servicePrincipal=zkquorum/localhost", "ssl.quorum.trustStore.location=/t.jks",
+                "portUnification=true",
+                "authProvider.1=org.apache.zookeeper.server.auth.X509ZNodeGroupAclProvider",
                 "DigestAuthenticationProvider.superDigest=super:D/InIHSb7yEEbrWz8b9l71RjZJU=", "skipACL=yes",
                 "DigestAuthenticationProvider.digestAlg=SHA3-256", "superUser=admin")) {
             String message = error(dataDirLine(), "clientPort=2181", line);
@@ -298,8 +297,82 @@ class ConfigReaderTest {
                     line + ": " + message);
             assertFalse(message.contains("typo"), message);
         }
-        String both = error(dataDirLine(), "clientPort=2181", "sslQuorum=true", "enforce.auth.enabled=true");
-        assertTrue(both.contains("sslQuorum=true") && both.contains("enforce.auth.enabled=true"), both);
+        String both = error(dataDirLine(), "clientPort=2181", "sslQuorum=true", "quorum.auth.enableSasl=true");
+        assertTrue(both.contains("sslQuorum=true") && both.contains("quorum.auth.enableSasl=true"), both);
+    }
+
+    /** TLS on secureClientPort with ZooKeeper's keys; what zabkit does not implement is refused, named. */
+    @Test
+    void secureClientPortTakesZooKeepersSslKeysAndRefusesTheRest() throws Exception {
+        String netty = "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory";
+        String[] tls = {dataDirLine(), "clientPort=2181", "secureClientPort=2281", netty,
+                "ssl.keyStore.location=/keys/server.p12", "ssl.keyStore.password=pw",
+                "ssl.trustStore.location=/keys/trust.jks", "ssl.trustStore.password=pw2"};
+        ServerConfig c = read(tls);
+        TlsConfig t = c.tls();
+        assertEquals(new InetSocketAddress(2281), t.address());
+        assertEquals("PKCS12", t.keyStoreType(), "from the extension, as ZooKeeper infers it");
+        assertEquals("JKS", t.trustStoreType());
+        assertEquals("need", t.clientAuth(), "ZooKeeper's default");
+        assertEquals(List.of("TLSv1.3"), t.enabledProtocols(), "ZooKeeper's default protocol");
+        assertTrue(c.warnings().isEmpty(), c.warnings().toString());
+        assertNull(read(dataDirLine(), "clientPort=2181", netty).tls());
+        assertEquals("want", read(concatLines(tls, "ssl.clientAuth=want")).tls().clientAuth());
+        assertEquals(List.of("TLSv1.2", "TLSv1.3"),
+                read(concatLines(tls, "ssl.enabledProtocols=TLSv1.2, TLSv1.3")).tls().enabledProtocols());
+        String nio = error(dataDirLine(), "clientPort=2181", "secureClientPort=2281",
+                "ssl.keyStore.location=/keys/server.p12");
+        assertTrue(nio.contains("secureClientPort needs serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory"), nio);
+        assertTrue(error(dataDirLine(), "clientPort=2181", "secureClientPort=2281", netty).contains("ssl.keyStore.location"));
+        assertTrue(error(dataDirLine(), "clientPort=2181", "ssl.keyStore.location=/k.p12")
+                .contains("ssl.keyStore.location is set but secureClientPort is not"));
+        assertTrue(error(concatLines(tls, "ssl.clientAuth=maybe")).contains("none, want or need"));
+        assertTrue(error(concatLines(tls, "ssl.keyStore.type=PEM")).contains("store type PEM is not implemented"));
+        assertTrue(error(concatLines(tls, "ssl.clientHostnameVerification=true")).contains("host names"));
+        assertTrue(error(dataDirLine(), "clientPort=2181", "secureClientPort=2181", netty,
+                "ssl.keyStore.location=/k.p12").contains("port unification"));
+        for (String refused : List.of("ssl.ocsp=true", "ssl.crl=true", "ssl.keyStore.passwordPath=/pw",
+                "ssl.context.supplier.class=x.Y", "ssl.quorum.keyStore.location=/q.p12", "sslQuorum=true",
+                "authProvider.x509=org.apache.zookeeper.server.auth.X509ZNodeGroupAclProvider")) {
+            String message = error(concatLines(tls, refused));
+            assertTrue(message.contains(refused) && message.contains("refuses to start"), refused + ": " + message);
+        }
+    }
+
+    private static String[] concatLines(String[] lines, String more) {
+        String[] all = java.util.Arrays.copyOf(lines, lines.length + 1);
+        all[lines.length] = more;
+        return all;
+    }
+
+    /** Client authentication keys are read as ZooKeeper reads them, and refused where ZooKeeper refuses. */
+    @Test
+    void enforcedAuthenticationNeedsSchemesTheServerHas() throws Exception {
+        String sasl = "authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider";
+        ServerConfig none = read(dataDirLine(), "clientPort=2181");
+        assertEquals(io.zabkit.core.ClientAuth.NONE, none.clientAuth());
+        ServerConfig enforced = read(dataDirLine(), "clientPort=2181", sasl, "enforce.auth.enabled=true",
+                "enforce.auth.schemes=sasl, digest");
+        assertEquals(java.util.Set.of("sasl", "digest"), enforced.clientAuth().enforcedSchemes());
+        assertTrue(enforced.clientAuth().saslAclScheme());
+        assertTrue(enforced.warnings().isEmpty(), enforced.warnings().toString());
+        assertEquals(java.util.Set.of("sasl"),
+                read(dataDirLine(), "clientPort=2181", sasl, "sessionRequireClientSASLAuth=true").clientAuth()
+                        .enforcedSchemes());
+        assertTrue(read(dataDirLine(), "clientPort=2181", "enforce.auth.enabled=false", "enforce.auth.schemes=sasl")
+                .clientAuth().enforcedSchemes().isEmpty(), "off is off, as in ZooKeeper");
+        String noSchemes = error(dataDirLine(), "clientPort=2181", "enforce.auth.enabled=true");
+        assertTrue(noSchemes.contains("line 3") && noSchemes.contains("enforce.auth.schemes must"), noSchemes);
+        String noProvider = error(dataDirLine(), "clientPort=2181", "enforce.auth.enabled=true",
+                "enforce.auth.schemes=sasl");
+        assertTrue(noProvider.contains("scheme sasl is not available") && noProvider.contains("SASLAuthenticationProvider"),
+                noProvider);
+        assertTrue(error(dataDirLine(), "clientPort=2181", "enforce.auth.enabled=true", "enforce.auth.schemes=x509")
+                .contains("scheme x509 is not available"));
+        ServerConfig x509 = read(dataDirLine(), "clientPort=2181", "enforce.auth.enabled=true",
+                "enforce.auth.schemes=x509", "authProvider.x509=org.apache.zookeeper.server.auth.X509AuthenticationProvider");
+        assertEquals(java.util.Set.of("x509"), x509.clientAuth().providerSchemes());
+        assertTrue(error(dataDirLine(), "clientPort=2181", "enforce.auth.enabled=maybe").contains("true or false"));
     }
 
     @Test

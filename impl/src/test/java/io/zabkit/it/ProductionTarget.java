@@ -23,26 +23,34 @@ final class ProductionTarget implements Target {
     private final Path dataDir;
     private final int port;
     private final Path config;
+    /** JVM options of the server process (a JAAS file, say), before the main class. */
+    private final List<String> jvmFlags;
     private Process process;
     private Thread logPump;
 
-    private ProductionTarget(Path dataDir, int port, Path config) {
+    private ProductionTarget(Path dataDir, int port, Path config, List<String> jvmFlags) {
         this.dataDir = dataDir;
         this.port = port;
         this.config = config;
+        this.jvmFlags = List.copyOf(jvmFlags);
     }
 
     static ProductionTarget start(Path dataDir, int port, Settings settings) throws Exception {
-        return start(dataDir, port, settings, List.of());
+        return start(dataDir, port, settings, List.of(), List.of());
     }
 
     /** A factory whose zoo.cfg also has {@code extraLines} (key=value). */
     static Target.Factory factoryWith(String... extraLines) {
-        return (dataDir, port, settings) -> start(dataDir, port, settings, List.of(extraLines));
+        return (dataDir, port, settings) -> start(dataDir, port, settings, List.of(), List.of(extraLines));
     }
 
-    private static ProductionTarget start(Path dataDir, int port, Settings settings, List<String> extraLines)
-            throws Exception {
+    /** A factory whose server JVM gets {@code jvmFlags} and whose zoo.cfg also has {@code extraLines}. */
+    static Target.Factory factoryWith(List<String> jvmFlags, String... extraLines) {
+        return (dataDir, port, settings) -> start(dataDir, port, settings, jvmFlags, List.of(extraLines));
+    }
+
+    private static ProductionTarget start(Path dataDir, int port, Settings settings, List<String> jvmFlags,
+                                          List<String> extraLines) throws Exception {
         Files.createDirectories(dataDir);
         Path config = dataDir.resolve("zoo.cfg");
         Files.writeString(config, String.join("\n",
@@ -57,15 +65,18 @@ final class ProductionTarget implements Target {
                 "4lw.commands.whitelist=*",
                 String.join("\n", extraLines),
                 ""));
-        ProductionTarget t = new ProductionTarget(dataDir, port, config);
+        ProductionTarget t = new ProductionTarget(dataDir, port, config, jvmFlags);
         t.launch();
         return t;
     }
 
     private void launch() throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-ea", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                "io.zabkit.runtime.ServerMain", config.toString());
+        List<String> command = new java.util.ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-ea", "-Xmx256m"));
+        command.addAll(jvmFlags);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.zabkit.runtime.ServerMain",
+                config.toString()));
+        ProcessBuilder pb = new ProcessBuilder(command);
         pb.redirectErrorStream(true);
         process = pb.start();
         CompletableFuture<Void> serving = new CompletableFuture<>();

@@ -32,6 +32,28 @@ class ServerMainTest {
         assertEquals(2, ServerMain.run(dir.resolve("missing.cfg")));
     }
 
+    /** A keystore that cannot be read, or a JAAS Server section zabkit cannot serve, stops the server at once. */
+    @Test
+    void unusableTlsOrSaslSettingsExitWithTwo() throws IOException {
+        Path notAKeyStore = dir.resolve("server.p12");
+        Files.writeString(notAKeyStore, "not a keystore");
+        assertEquals(2, ServerMain.run(config("secureClientPort=2", "ssl.keyStore.location=" + notAKeyStore,
+                "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory")));
+        assertEquals(2, ServerMain.run(config("secureClientPort=2", "ssl.keyStore.location=" + dir.resolve("none.p12"),
+                "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory")));
+        Path jaas = dir.resolve("jaas.conf");
+        Files.writeString(jaas, "Server {\n  com.sun.security.auth.module.Krb5LoginModule required\n"
+                + "  useKeyTab=true\n  keyTab=\"/zk.keytab\"\n  principal=\"zookeeper/localhost\";\n};\n");
+        System.setProperty("java.security.auth.login.config", jaas.toString());
+        javax.security.auth.login.Configuration.setConfiguration(null);
+        try {
+            assertEquals(2, ServerMain.run(config()), "Kerberos is not implemented: refused, not ignored");
+        } finally {
+            System.clearProperty("java.security.auth.login.config");
+            javax.security.auth.login.Configuration.setConfiguration(null);
+        }
+    }
+
     @Test
     void ensembleConfigsTheServerCannotRunExitWithTwo() throws IOException {
         Files.createDirectories(dir.resolve("data"));
