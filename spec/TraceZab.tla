@@ -98,6 +98,19 @@ NewLeaderEarlier(i, j) ==
     /\ currentEpoch[i] = acceptedEpoch[i]
     /\ UNCHANGED vars
 
+(* D19: the code's leader in BROADCAST steps down when the learners it    *)
+(* has synced (forwarding), with itself, are no quorum (Leading's          *)
+(* leaderCheckQuorum); the spec's LeaderLoseQuorum counts every server     *)
+(* that follows it, also one whose FOLLOWERINFO is still in flight. The    *)
+(* code's rule gives up earlier; giving up is always allowed to a leader   *)
+(* (LeaderShutdown), so the spec takes the same shutdown under the code's  *)
+(* condition.                                                              *)
+LeaderLoseSyncedQuorum(i) ==
+    /\ up[i] /\ state[i] = LEADING /\ zabState[i] = BROADCAST
+    /\ ~IsQuorum((forwarding[i] \cap FollowersOf(i)) \cup {i})
+    /\ LeaderShutdown(i)
+    /\ UNCHANGED <<acceptedEpoch, currentEpoch, up, envVars, ghostVars>>
+
 \* The spec step(s) that the line of server i with peer j names.
 Explain(i, j) ==
     LET a == Line.action IN
@@ -123,7 +136,7 @@ Explain(i, j) ==
       \* (a leader drops a learner the same way: PartitionStart detaches the follower side only)
       [] a = "PartitionStart" -> PartitionStart(i, j) \/ (state[i] = LOOKING /\ UNCHANGED vars)
       \* or a phantom leader (PhantomLeader) gives up
-      [] a = "LeaderLoseQuorum" -> LeaderLoseQuorum(i) \/ (state[i] = LOOKING /\ UNCHANGED vars)
+      [] a = "LeaderLoseQuorum" -> LeaderLoseQuorum(i) \/ LeaderLoseSyncedQuorum(i) \/ (state[i] = LOOKING /\ UNCHANGED vars)
       [] a = "NodeCrash" -> NodeCrash(i)
       \* the first start of every server is Init's
       [] a = "NodeStart" -> NodeStart(i) \/ (up[i] /\ UNCHANGED vars)
