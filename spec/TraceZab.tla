@@ -1,7 +1,9 @@
 ------------------------------ MODULE TraceZab ------------------------------
 (***************************************************************************)
-(* Trace validation of the Java Zab core against Zab.tla. TraceLog (a      *)
-(* generated module, spec/trace.py) holds one record per protocol step the *)
+(* Trace validation of the Java Zab core against Zab.tla. TraceLogs (a     *)
+(* generated module, spec/trace.py) holds a batch of traces of one shape,  *)
+(* each checked on its own (Init picks the trace t), so that one TLC run   *)
+(* validates many traces. A trace holds one record per protocol step the   *)
 (* server took, named after the Zab.tla action it implements, with the     *)
 (* acting server's variables after the step. A behaviour of TraceSpec is a *)
 (* behaviour of Zab.tla whose steps explain the trace lines in order; the  *)
@@ -29,10 +31,11 @@
 (***************************************************************************)
 EXTENDS Zab, TraceZabLog
 
-VARIABLE l          \* the next trace line to explain
-traceVars == <<vars, l>>
+VARIABLE t          \* the trace of the batch this behaviour explains (fixed)
+VARIABLE l          \* the next line of trace t to explain
+traceVars == <<vars, t, l>>
 
-Line == TraceLog[l]
+Line == TraceLogs[t][l]
 Zxids(h) == [k \in 1..Len(h) |-> h[k].zxid]
 
 (* What the code delivered the spec has committed, except what a restarted *)
@@ -95,6 +98,19 @@ NewLeaderEarlier(i, j) ==
     /\ currentEpoch[i] = acceptedEpoch[i]
     /\ UNCHANGED vars
 
+(* D19: the code's leader in BROADCAST steps down when the learners it    *)
+(* has synced (forwarding), with itself, are no quorum (Leading's          *)
+(* leaderCheckQuorum); the spec's LeaderLoseQuorum counts every server     *)
+(* that follows it, also one whose FOLLOWERINFO is still in flight. The    *)
+(* code's rule gives up earlier; giving up is always allowed to a leader   *)
+(* (LeaderShutdown), so the spec takes the same shutdown under the code's  *)
+(* condition.                                                              *)
+LeaderLoseSyncedQuorum(i) ==
+    /\ up[i] /\ state[i] = LEADING /\ zabState[i] = BROADCAST
+    /\ ~IsQuorum((forwarding[i] \cap FollowersOf(i)) \cup {i})
+    /\ LeaderShutdown(i)
+    /\ UNCHANGED <<acceptedEpoch, currentEpoch, up, envVars, ghostVars>>
+
 \* The spec step(s) that the line of server i with peer j names.
 Explain(i, j) ==
     LET a == Line.action IN
@@ -120,7 +136,7 @@ Explain(i, j) ==
       \* (a leader drops a learner the same way: PartitionStart detaches the follower side only)
       [] a = "PartitionStart" -> PartitionStart(i, j) \/ (state[i] = LOOKING /\ UNCHANGED vars)
       \* or a phantom leader (PhantomLeader) gives up
-      [] a = "LeaderLoseQuorum" -> LeaderLoseQuorum(i) \/ (state[i] = LOOKING /\ UNCHANGED vars)
+      [] a = "LeaderLoseQuorum" -> LeaderLoseQuorum(i) \/ LeaderLoseSyncedQuorum(i) \/ (state[i] = LOOKING /\ UNCHANGED vars)
       [] a = "NodeCrash" -> NodeCrash(i)
       \* the first start of every server is Init's
       [] a = "NodeStart" -> NodeStart(i) \/ (up[i] /\ UNCHANGED vars)
@@ -168,8 +184,6 @@ Silent(i) ==
         \/ Line.action = "FollowerProcessCOMMIT" /\ FollowerProcessNEWLEADER(i, j)
         \/ Line.action = "LeaderProcessACK" /\ j = Line.peer /\ LeaderProcessACK(i, j)
         \/ Line.action \in {"LeaderPersistLog", "NodeCrash"} /\ j = i /\ LeaderPersistLog(i)
-        \* a broken link (PartitionStart line) is restored: the code reconnects at once
-        \/ PartitionRecover(i, j)
 
 (* D13: the spec's crash of a leader, or a broken link, detaches its      *)
 (* followers at once; a code follower hears of it a moment later, and may  *)
@@ -192,6 +206,21 @@ PhantomLeader(i) ==
     /\ Zxids(history[i]) = Line.history
     /\ UNCHANGED vars
 
+(* D16, continued: a phantom leader counts the FOLLOWERINFOs of servers   *)
+(* that settled on it (JoinLater left them LOOKING in the spec) and may     *)
+(* lose its links, all before it has a quorum of them. Until then it has    *)
+(* stored nothing and sent nothing (Leading proposes an epoch only with a   *)
+(* quorum), so the spec takes no step; its epochs and log must agree. With  *)
+(* a quorum it proposes an epoch (its acceptedEpoch moves), which only the  *)
+(* spec's election explains.                                                *)
+PhantomStep(i) ==
+    /\ Line.action \in {"LeaderProcessFOLLOWERINFO", "PartitionStart"}
+    /\ Line.state = LEADING /\ Line.zabState = DISCOVERY /\ state[i] = LOOKING /\ up[i]
+    /\ Line.action = "LeaderProcessFOLLOWERINFO" => state[Line.peer] = LOOKING
+    /\ acceptedEpoch[i] = Line.acceptedEpoch /\ currentEpoch[i] = Line.currentEpoch
+    /\ Zxids(history[i]) = Line.history
+    /\ UNCHANGED vars
+
 CutSilent ==
     /\ Line.action \in {"NodeCrash", "PartitionStart", "LeaderLoseQuorum"}
     /\ \E k \in Server \ {Line.node} :
@@ -206,17 +235,29 @@ Orphan(i) ==
     /\ IsPrefix(Zxids(history[i]), Line.history)
     /\ UNCHANGED vars
 
-TraceInit == Init /\ l = 1 /\ TLCSet(1, 1)
+TraceInit == Init /\ t \in 1..Len(TraceLogs) /\ l = 1 /\ \A k \in 1..Len(TraceLogs) : TLCSet(k, 1)
+
+(* D9: the code reconnects a broken link at once, so the spec restores it  *)
+(* (PartitionRecover) before the next line. A partition kept longer would  *)
+(* only disable ElectLeader and FollowerJoin, so restoring it at once      *)
+(* explains every trace a later restore does, and TLC does not search the  *)
+(* moments a restore could happen at (2^k states for k open partitions):   *)
+(* no other step is taken while a link is down.                            *)
+Restore == \E a, b \in Server : PartitionRecover(a, b)
 
 TraceNext ==
-    /\ l <= Len(TraceLog)
-    /\ \/ /\ \/ Explain(Line.node, Line.peer) /\ Observed(Line.node)
-             \/ JoinLater(Line.node, Line.peer)
-             \/ Orphan(Line.node)
-             \/ PhantomLeader(Line.node)
-          /\ l' = l + 1
-       \/ Silent(Line.node) /\ UNCHANGED l
-       \/ CutSilent /\ UNCHANGED l
+    /\ l <= Len(TraceLogs[t])
+    /\ UNCHANGED t
+    /\ \/ /\ partitioned = {}
+          /\ \/ /\ \/ Explain(Line.node, Line.peer) /\ Observed(Line.node)
+                   \/ JoinLater(Line.node, Line.peer)
+                   \/ Orphan(Line.node)
+                   \/ PhantomLeader(Line.node)
+                   \/ PhantomStep(Line.node)
+                /\ l' = l + 1
+             \/ Silent(Line.node) /\ UNCHANGED l
+             \/ CutSilent /\ UNCHANGED l
+       \/ Restore /\ UNCHANGED l
 
 TraceSpec == TraceInit /\ [][TraceNext]_traceVars
 
@@ -229,13 +270,14 @@ SpecState == [s \in Server |-> [state |-> state[s], zabState |-> zabState[s],
 ChannelHeads == {<<a, b, Len(msgs[a][b]), IF msgs[a][b] = <<>> THEN "" ELSE msgs[a][b][1].mtype>> :
                     a, b \in Server} \ {<<a, b, 0, "">> : a, b \in Server}
 
-(* Invariant with a side effect: reports every line reached for the first  *)
-(* time; the trace is accepted when the line after the last is reached.    *)
-(* TraceReportLine (spec/trace.py's second run of a rejected trace) names  *)
-(* the line whose spec state is printed.                                   *)
+(* Invariant with a side effect: reports every line of a trace reached for *)
+(* the first time (register t holds trace t's furthest line); a trace is   *)
+(* accepted when the line after its last is reached. TraceReportLine       *)
+(* (spec/trace.py's second run of a rejected trace, alone in its batch)    *)
+(* names the line whose spec state is printed.                             *)
 Progress ==
-    l > TLCGet(1) =>
-        /\ TLCSet(1, l)
-        /\ PrintT(<<"TRACE-REACHED", l>>)
+    l > TLCGet(t) =>
+        /\ TLCSet(t, l)
+        /\ PrintT(<<"TRACE-REACHED", t, l>>)
         /\ l = TraceReportLine => PrintT(<<"TRACE-STATE", l, SpecState, ChannelHeads>>)
 =============================================================================

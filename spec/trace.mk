@@ -1,31 +1,43 @@
 # Trace validation (issue 11): simulator traces of the real Zab core checked by TLC against spec/Zab.tla
 # through spec/TraceZab.tla. spec/README.md has the event-to-action mapping and the divergences.
-TRACE_SEEDS_3 ?= 20
-TRACE_SEEDS_5 ?= 4
+# CI (make tlc-trace): traces with the simulator's crashes, restarts and partitions, plus the regression
+# seeds of trace.py (REGRESSION_SEEDS); TRACE_TICKS_5 keeps 5-server runs short enough for CI's budget.
+TRACE_SEEDS_3 ?= 100
+TRACE_SEEDS_5 ?= 50
 TRACE_TICKS ?= 150
+TRACE_TICKS_5 ?= 60
+TRACE_TLC_TIMEOUT ?= 120
 TRACE_FIRST ?= 1
-TRACE_FAULT_SEEDS_3 ?= 50
-TRACE_FAULT_SEEDS_5 ?= 20
-.PHONY: tlc-trace tlc-trace-teeth tlc-trace-long tlc-trace-faults trace-build
+TRACE_FAULT_SEEDS_3 ?= 500
+TRACE_FAULT_SEEDS_5 ?= 100
+.PHONY: tlc-trace tlc-trace-teeth tlc-trace-variants tlc-trace-long tlc-trace-faults trace-build
 
 trace-build: deps-tlc
 	python3 $(ROOT)/spec/tlc.py --fetch
 	cd $(ROOT) && $(MVN) -pl sim -am -DskipTests install
 
-tlc-trace: trace-build ## validate simulator traces against Zab.tla (TRACE_SEEDS_3=20 TRACE_SEEDS_5=4 TRACE_TICKS=150)
+tlc-trace: trace-build ## validate simulator traces with crashes and partitions against Zab.tla (TRACE_SEEDS_3=100 TRACE_SEEDS_5=50)
 	nice python3 $(ROOT)/spec/trace.py suite --seeds3 $(TRACE_SEEDS_3) --seeds5 $(TRACE_SEEDS_5) \
-	  --ticks $(TRACE_TICKS) --first-seed $(TRACE_FIRST)
+	  --ticks $(TRACE_TICKS) --ticks5 $(TRACE_TICKS_5) --first-seed $(TRACE_FIRST) --tlc-timeout $(TRACE_TLC_TIMEOUT)
 
-tlc-trace-teeth: trace-build ## planted divergences (early ACK, early currentEpoch) must be rejected on their first affected seed
+tlc-trace-teeth: trace-build ## planted divergences (early ACK, early currentEpoch, D17's early sync write) rejected on their first affected seed
 	nice python3 $(ROOT)/spec/trace.py teeth --ticks $(TRACE_TICKS)
 
-tlc-trace-long: trace-build ## more traces: 100 of 3 servers and 50 of 5 (about 15 minutes)
-	nice python3 $(ROOT)/spec/trace.py suite --seeds3 100 --seeds5 50 --ticks $(TRACE_TICKS)
+# The fast variants' broadcast is not traced faithfully yet (spec/README.md, "Fast variants: what is
+# missing"): their traces are validated up to the first proposal (election, discovery, synchronization).
+TRACE_VARIANT_SEEDS ?= 10
+tlc-trace-variants: trace-build ## fast variants' traces (with faults) validated up to their first proposal, 3 and 5 servers
+	@rc=0; for shape in 3:ZabAc 3:ZabAa 5:ZabAa 3:ZabCt 5:ZabCt 3:ZabCT 5:ZabCT; do \
+	  nice python3 $(ROOT)/spec/trace.py sim --servers $${shape%%:*} --variant $${shape##*:} --seeds $(TRACE_VARIANT_SEEDS) \
+	    --ticks $(TRACE_TICKS_5) --until LeaderProcessRequest || rc=$$?; done; exit $$rc
 
-# Not in CI yet: with crashes and partitions some traces are still rejected (spec/README.md, D17 is open).
-tlc-trace-faults: trace-build ## traces with crashes and partitions, every seed validated; rejections grouped (exit 1 while any)
+tlc-trace-long: trace-build ## fault-free traces: 100 of 3 servers and 50 of 5
+	nice python3 $(ROOT)/spec/trace.py suite --fault-free --seeds3 100 --seeds5 50 --ticks $(TRACE_TICKS)
+
+# Not CI: many more seeds with faults; every seed validated, rejections grouped.
+tlc-trace-faults: trace-build ## traces with crashes and partitions, TRACE_FAULT_SEEDS_3=500 and _5=100 seeds; rejections grouped (exit 1 while any)
 	nice python3 $(ROOT)/spec/trace.py survey --servers 3 --seeds $(TRACE_FAULT_SEEDS_3) --ticks $(TRACE_TICKS); \
 	  r3=$$?; nice python3 $(ROOT)/spec/trace.py survey --servers 5 --seeds $(TRACE_FAULT_SEEDS_5) --ticks $(TRACE_TICKS); \
 	  r5=$$?; exit $$(( r3 > r5 ? r3 : r5 ))
 
-TEST_TARGETS += tlc-trace tlc-trace-teeth
+TEST_TARGETS += tlc-trace tlc-trace-teeth tlc-trace-variants

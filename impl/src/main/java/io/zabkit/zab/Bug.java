@@ -23,6 +23,11 @@ public enum Bug {
     ZK4643_EPOCH_BEFORE_HISTORY,
     /** ZOOKEEPER-4646: the follower ACKs NEWLEADER while the log writes of the synced history are still in flight. */
     ZK4646_NEWLEADER_ACK_BEFORE_FSYNC,
+    /**
+     * ZOOKEEPER-2354 class (and zabkit's D17 before its fix): the follower logs the synced proposals as they
+     * arrive, before NEWLEADER, so a crash during synchronization keeps on disk a history its currentEpoch never vouched for.
+     */
+    ZK2354_SYNC_LOGGED_BEFORE_NEWLEADER,
     /** ZOOKEEPER-4712 class: a log write issued under one role completes after a role change and is credited to the next. */
     ZK4712_WRITE_OUTLIVES_ROLE,
     /** ZOOKEEPER-1675 (sync is not a quorum operation), planted as its extreme: a follower answers sync at once. */

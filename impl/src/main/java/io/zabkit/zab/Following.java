@@ -51,6 +51,14 @@ final class Following extends Role {
      */
     private long skipThrough = -1;
     private long skippedTo = -1;
+    /**
+     * The synced proposals (the ones after DIFF/SNAP/TRUNC and before NEWLEADER), held in memory until
+     * NEWLEADER: only then they go to the log, and currentEpoch follows once they are durable. A crash
+     * during synchronization so loses them, as in Zab.tla, where they become durable only with
+     * currentEpoch at NEWLEADER (spec/README.md D17; ZooKeeper's Learner.syncWithLeader keeps them in
+     * packetsNotLogged the same way). Invariant: empty once NEWLEADER arrived.
+     */
+    private final java.util.List<Txn> heldUntilNewLeader = new java.util.ArrayList<>();
     /** Bug.ZK3911_DIFF_LOGGED_AT_UPTODATE: synced proposals held in memory until UPTODATE. */
     private final java.util.List<Txn> loggedAtUpToDate = new java.util.ArrayList<>();
     /** Ack-to-all variants: the highest zxid each other server acknowledged to us. */
@@ -263,6 +271,7 @@ final class Following extends Role {
             return;
         }
         newLeaderZxid = nl.zxid();
+        logHeldProposals();
         if (zab.config.bug(Bug.ZK4643_EPOCH_BEFORE_HISTORY)) {
             zab.currentEpoch = zab.acceptedEpoch; // the new epoch on disk before the history it vouches for
             zab.effects.storeEpochs(zab.acceptedEpoch, zab.currentEpoch);
@@ -272,6 +281,16 @@ final class Following extends Role {
             zab.trace(syncedBySnap ? "FollowerProcessSNAP" : "FollowerProcessDIFF", leader, newLeaderZxid);
         }
         followerAfterPersist();
+    }
+
+    /** NEWLEADER: the synced proposals go to the log now; its ACK and currentEpoch wait until they are durable. */
+    private void logHeldProposals() {
+        assert newLeaderZxid >= 0 : "synced proposals logged before NEWLEADER";
+        for (Txn t : heldUntilNewLeader) {
+            zab.effects.log(t);
+        }
+        heldUntilNewLeader.clear();
+        assert zab.lastPersisted <= newLeaderZxid : "synced history durable before NEWLEADER";
     }
 
     /** The history became durable further: the ACK of NEWLEADER, then ACKs of proposals, and delivery. */
@@ -334,6 +353,9 @@ final class Following extends Role {
         zab.history.append(t);
         if (zabState == ZabState.SYNCHRONIZATION && zab.config.bug(Bug.ZK3911_DIFF_LOGGED_AT_UPTODATE)) {
             loggedAtUpToDate.add(t);
+        } else if (newLeaderZxid < 0 && !zab.config.bug(Bug.ZK2354_SYNC_LOGGED_BEFORE_NEWLEADER)) {
+            assert zabState == ZabState.SYNCHRONIZATION : "a proposal before NEWLEADER outside synchronization";
+            heldUntilNewLeader.add(t); // logged at NEWLEADER, with currentEpoch after it (D17)
         } else {
             zab.effects.log(t);
         }

@@ -117,6 +117,44 @@ class ZabTest {
         assertTrue(r.log.contains("serving follower"));
     }
 
+    /**
+     * D17 (spec/README.md): the synced proposals reach the log only at NEWLEADER, so a crash during
+     * synchronization loses them, as Zab.tla's does; their ACK and currentEpoch still wait for the disk.
+     */
+    @Test
+    void syncedProposalsAreLoggedOnlyAtNewLeader() {
+        Recorder r = new Recorder();
+        Zab z = follower(r, 1, 0, List.of(txn(Txn.zxid(1, 1))));
+        z.receive(3, new Message.LeaderInfo(2));
+        z.receive(3, new Message.Diff(Txn.zxid(1, 1)));
+        z.receive(3, new Message.Proposal(txn(Txn.zxid(1, 2)), false));
+        z.receive(3, new Message.Proposal(txn(Txn.zxid(1, 3)), false));
+        assertEquals(-1, r.indexOf("log "), "a synced proposal on disk before NEWLEADER: " + r.log);
+        assertEquals(Txn.zxid(1, 3), z.lastLoggedZxid(), "held in memory, part of the history");
+        z.receive(3, new Message.NewLeader(Txn.zxid(1, 3)));
+        int first = r.indexOf("log 0x100000002");
+        assertTrue(first >= 0 && r.log.get(first + 1).equals("log 0x100000003"), "logged at NEWLEADER, in order: " + r.log);
+        assertEquals(-1, r.indexOf("epochs 2/2"), "currentEpoch before the synced history is durable: " + r.log);
+        z.persisted(Txn.zxid(1, 3));
+        assertTrue(r.indexOf("epochs 2/2") > first, r.log.toString());
+        assertEquals(2, z.currentEpoch());
+    }
+
+    /** The bug-zoo switch re-enacting D17: the synced proposals are logged as they arrive. */
+    @Test
+    void theD17SwitchLogsSyncedProposalsOnArrival() {
+        Recorder r = new Recorder();
+        Zab z = new Zab(2, three().withBugs(java.util.Set.of(Bug.ZK2354_SYNC_LOGGED_BEFORE_NEWLEADER)), 100, r, r, 1, 0,
+                List.of(txn(Txn.zxid(1, 1))));
+        z.tick(1_000);
+        z.receive(3, new Message.Notification(5, ServerState.LEADING, 3, Txn.zxid(1, 1), 0));
+        z.receive(1, new Message.Notification(5, ServerState.FOLLOWING, 3, Txn.zxid(1, 1), 0));
+        z.receive(3, new Message.LeaderInfo(2));
+        z.receive(3, new Message.Diff(Txn.zxid(1, 1)));
+        z.receive(3, new Message.Proposal(txn(Txn.zxid(1, 2)), false));
+        assertTrue(r.log.contains("log 0x100000002"), "the switch must re-enact the early write: " + r.log);
+    }
+
     @Test
     void truncAndSnapRewriteTheHistoryBeforeAnythingIsLogged() {
         Recorder r = new Recorder();

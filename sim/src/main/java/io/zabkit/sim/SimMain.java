@@ -82,8 +82,8 @@ public final class SimMain {
         if ((shard != null || resultFile != null) && (fullTrace || historyFile != null)) {
             usage("--shard and --result describe a sweep; --trace and --history replay one seed");
         }
-        if (traceOut != null && seeds > 1) {
-            usage("--trace-out writes the Zab trace of one seed");
+        if (traceOut != null && seeds > 1 && (shard != null || resultFile != null || !traceOut.toString().contains("{seed}"))) {
+            usage("--trace-out with --seeds needs {seed} in the path (one trace per seed), and no --shard or --result");
         }
         Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption, printHashes, faultFree, withoutScenarios,
                 java.util.Set.copyOf(bugs));
@@ -93,6 +93,9 @@ public final class SimMain {
         } catch (IllegalArgumentException e) {
             usage(e.getMessage());
             return;
+        }
+        if (traceOut != null && seeds > 1) {
+            System.exit(traceMany(seed, seeds, shape, traceOut.toString()));
         }
         boolean sweep = seeds > 1 || shard != null || resultFile != null;
         int status = sweep ? runMany(plan, shape, progressEvery, resultFile) : runOne(seed, shape, fullTrace, historyFile, traceOut);
@@ -143,6 +146,15 @@ public final class SimMain {
             return 1;
         }
         return 0;
+    }
+
+    /** Trace validation (spec/trace.py): the Zab trace of each seed to its own file, in one JVM; the worst exit status. */
+    private static int traceMany(long first, long seeds, Shape shape, String pattern) throws IOException {
+        int status = 0;
+        for (long s = first; s < first + seeds; s++) {
+            status = Math.max(status, runOne(s, shape, false, null, Path.of(pattern.replace("{seed}", Long.toString(s)))));
+        }
+        return status;
     }
 
     private static int runMany(SeedPlan plan, Shape shape, long progressEvery, Path resultFile) throws IOException {
@@ -217,7 +229,7 @@ public final class SimMain {
         System.err.println("usage: SimMain [--seed N] [--seeds COUNT] [--ticks T] [--disk honest|lying-sync] "
                 + "[--trace] [--history FILE.edn] [--progress-every K] [--servers N] [--variant Zab|ZabAc|ZabAa|ZabCt|ZabCT] "
                 + "[--break-fault-assumption] [--bug NAME[,NAME]] [--hashes] [--shard i/N] [--result FILE.json] "
-                + "[--trace-out FILE.jsonl] [--fault-free] [--without-scenarios]");
+                + "[--trace-out FILE.jsonl (with --seeds: a path with {seed})] [--fault-free] [--without-scenarios]");
         System.exit(2);
     }
 }
