@@ -260,6 +260,34 @@ public final class ServerCore implements Replica, Effects {
     }
 
     /** The client closed or the connection broke. The session lives on until it expires. */
+    /**
+     * Replies the core makes for one connection before it waits for the runtime to say they were
+     * sent: its answers to queued requests (reads behind a session's pending createSession or write,
+     * a SetWatches) are built in one go otherwise, and a client pipelining reads of a large znode
+     * without reading the replies (issue 23 finding 2; make soak's slow-client) made a follower build
+     * a thousand 512 KiB replies at once: OutOfMemoryError. The runtime's own high-water mark.
+     */
+    public static final int REPLY_BYTES_BEFORE_HOLD = 1 << 20;
+
+    /** Whether the core holds connId's queued replies until {@link #outputDrained}. */
+    public boolean holdsRepliesFor(long connId) {
+        Connection conn = connections.get(connId);
+        return conn != null && conn.heldForOutput;
+    }
+
+    /** The runtime sent (or dropped) connId's replies down to its low-water mark: answer what waits. */
+    public void outputDrained(long connId) {
+        Connection conn = connections.get(connId);
+        if (conn == null) {
+            return;
+        }
+        conn.replyBytesSinceDrained = 0;
+        conn.heldForOutput = false;
+        drain(conn);
+        assert !conn.heldForOutput || conn.replyBytesSinceDrained >= REPLY_BYTES_BEFORE_HOLD
+                : "held only over the bound";
+    }
+
     public void disconnect(long connId) {
         Connection conn = connections.get(connId);
         if (conn != null) {
@@ -865,6 +893,10 @@ public final class ServerCore implements Replica, Effects {
     /** Sends every reply at the head of the queue that can be sent now, in request order. */
     private void drain(Connection conn) {
         while (!conn.queue.isEmpty() && conn.phase != Connection.Phase.CLOSED) {
+            if (conn.replyBytesSinceDrained >= REPLY_BYTES_BEFORE_HOLD) {
+                conn.heldForOutput = true; // the rest waits until outputDrained: never build what nobody reads
+                return;
+            }
             Connection.Pending p = conn.queue.peekFirst();
             Request r = p.request;
             byte[] reply;
@@ -932,6 +964,7 @@ public final class ServerCore implements Replica, Effects {
     }
 
     private void send(Connection conn, byte[] bytes) {
+        conn.replyBytesSinceDrained += bytes.length;
         readySends.add(new Ready.Outbound(conn.id, bytes));
         stats.packetsSent++;
         conn.packetsSent++;

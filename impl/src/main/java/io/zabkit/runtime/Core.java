@@ -27,6 +27,15 @@ public interface Core extends PeerEvents {
 
     boolean hasReady();
 
+    /** Whether the core holds connId's queued replies until {@link #outputDrained} (ServerCore.REPLY_BYTES_BEFORE_HOLD). */
+    default boolean holdsRepliesFor(long connId) {
+        return false;
+    }
+
+    /** connId's unsent output fell below the low-water mark: the core may answer what it held. */
+    default void outputDrained(long connId) {
+    }
+
     Ready ready();
 
     /**

@@ -93,6 +93,8 @@ final class EventLoop implements Runnable {
     private final Set<ClientConnection> dirty = new LinkedHashSet<>();
     /** Connections with bytes the core has not been handed (waiting on a bound, or a partial packet). */
     private final Set<ClientConnection> backlogged = new LinkedHashSet<>();
+    /** Connections whose queued replies the core holds until their output drains (Core#holdsRepliesFor). */
+    private final Set<ClientConnection> heldByCore = new LinkedHashSet<>();
     /** Connections without a handshake yet, in accept order (so by deadline). */
     private final Map<Long, ClientConnection> handshaking = new java.util.LinkedHashMap<>();
     /** Invariant: the sum of gate.outstanding() over connections. */
@@ -263,11 +265,18 @@ final class EventLoop implements Runnable {
         flushDirty();
         feedBacklogged();
         flushDirty();
+        resumeHeldByCore();
+        flushDirty();
         if (peerLinks != null) {
             peerLinks.flush();
         }
         updateBackpressure();
         assert outstandingTotal >= 0 : "outstanding requests below zero: " + outstandingTotal;
+        for (ClientConnection conn : heldByCore) {
+            if (conn.outputBytes() < ClientConnection.OUTPUT_LOW_WATER_BYTES) {
+                return true; // its output drained in this pass's flush: let the core go on at once
+            }
+        }
         for (ClientConnection conn : backlogged) {
             if (conn.gate.nextChunkBytes() > 0 && mayTakeRequest(conn)) {
                 return true;
@@ -412,6 +421,20 @@ final class EventLoop implements Runnable {
         }
     }
 
+    /** Connections whose output drained below the low-water mark get the replies the core held for them. */
+    private void resumeHeldByCore() {
+        for (ClientConnection conn : new ArrayList<>(heldByCore)) {
+            if (!connections.containsKey(conn.id)) {
+                heldByCore.remove(conn);
+            } else if (conn.outputBytes() < ClientConnection.OUTPUT_LOW_WATER_BYTES) {
+                heldByCore.remove(conn);
+                core.outputDrained(conn.id);
+                drainReady(); // may hold it again, after at most another REPLY_BYTES_BEFORE_HOLD
+                dirty.add(conn);
+            }
+        }
+    }
+
     private void feedBacklogged() {
         for (ClientConnection conn : new ArrayList<>(backlogged)) {
             if (connections.containsKey(conn.id) && conn.gate.nextChunkBytes() > 0 && mayTakeRequest(conn)) {
@@ -480,6 +503,9 @@ final class EventLoop implements Runnable {
                 conn.enqueue(out.bytes());
                 outstandingTotal -= conn.gate.replied(out.bytes());
                 dirty.add(conn);
+                if (core.holdsRepliesFor(conn.id)) {
+                    heldByCore.add(conn);
+                }
             }
         }
         for (long id : ready.closes()) {
@@ -575,6 +601,7 @@ final class EventLoop implements Runnable {
         }
         dirty.remove(conn);
         backlogged.remove(conn);
+        heldByCore.remove(conn);
         handshaking.remove(conn.id);
         outstandingTotal -= conn.gate.outstanding();
         conn.key.cancel();

@@ -63,6 +63,16 @@ final class ServerCoreAdapter implements Core {
     }
 
     @Override
+    public boolean holdsRepliesFor(long connId) {
+        return core.holdsRepliesFor(connId);
+    }
+
+    @Override
+    public void outputDrained(long connId) {
+        core.outputDrained(connId);
+    }
+
+    @Override
     public boolean hasReady() {
         return core.hasReady();
     }

@@ -283,6 +283,24 @@ final class Following extends Role {
         followerAfterPersist();
     }
 
+    /**
+     * Leaving before NEWLEADER drops the synced proposals held for it from the in-memory history too:
+     * they were never logged, so they must not count in this server's next vote (Zab.tla drops an
+     * unfinished synchronization when a server leaves its role; ZOOKEEPER-3642).
+     */
+    @Override
+    void leave() {
+        if (heldUntilNewLeader.isEmpty()) {
+            return;
+        }
+        long first = heldUntilNewLeader.get(0).zxid();
+        assert zab.history.lastZxid() == heldUntilNewLeader.get(heldUntilNewLeader.size() - 1).zxid()
+                : "the held proposals are the history's tail";
+        zab.history.truncateAfter(first - 1);
+        heldUntilNewLeader.clear();
+        assert zab.history.lastZxid() < first : "no held proposal survives the role";
+    }
+
     /** NEWLEADER: the synced proposals go to the log now; its ACK and currentEpoch wait until they are durable. */
     private void logHeldProposals() {
         assert newLeaderZxid >= 0 : "synced proposals logged before NEWLEADER";

@@ -40,6 +40,10 @@ abstract sealed class Role permits Looking, Leading, Following {
     void afterOwnStall(long stalledMs) {
     }
 
+    /** This role ends (Zab#lookForLeader): what it held for itself alone goes with it. */
+    void leave() {
+    }
+
     /** Part of a message from peer arrived (Zab#heardFrom): for silence timers only. */
     void heardFrom(long peer) {
     }

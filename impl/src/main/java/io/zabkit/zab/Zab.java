@@ -325,6 +325,7 @@ public final class Zab {
             lastPersisted = history.lastZxid(); // the old role's writes in flight are taken as done by the next
         }
         Role left = role;
+        role.leave();
         role.resetLinks();
         LOG.log(System.Logger.Level.INFO, "server {0}: LOOKING ({1})", self, why);
         if (wasServing) {

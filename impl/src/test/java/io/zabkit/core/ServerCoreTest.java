@@ -169,4 +169,35 @@ class ServerCoreTest {
         assertEquals("imok", new String(h.sent.get(0).bytes(), StandardCharsets.UTF_8));
         assertTrue(h.closed.contains(5L));
     }
+
+    @Test
+    void repliesQueuedBehindAWriteAreBuiltOnlyAsFastAsTheConnectionTakesThem() throws Exception {
+        CoreHarness h = new CoreHarness();
+        h.connect(1, 0, null);
+        h.send(1, 1, OpCode.CREATE, new CreateRequest("/big", new byte[300 << 10], Acls.OPEN, 0));
+        h.persistAll();
+        h.framesTo(1);
+        h.holdReplies = 1; // the client reads nothing from here on
+        h.send(1, 2, OpCode.SET_DATA, new SetDataRequest("/big", new byte[300 << 10], -1));
+        for (int xid = 3; xid < 23; xid++) {
+            h.send(1, xid, OpCode.GET_DATA, new GetDataRequest("/big", false)); // queued behind the write
+        }
+        assertTrue(h.framesTo(1).isEmpty(), "nothing before the write is durable");
+        h.persistAll();
+        List<byte[]> frames = new java.util.ArrayList<>(h.framesTo(1));
+        assertTrue(frames.size() <= 1 + (ServerCore.REPLY_BYTES_BEFORE_HOLD / (300 << 10)) + 1,
+                "at most the bound's worth of 300 KiB replies is built: " + frames.size());
+        assertTrue(h.core.holdsRepliesFor(1), "the rest is held");
+        int rounds = 0;
+        while (h.core.holdsRepliesFor(1)) {
+            h.core.outputDrained(1); // the runtime sent them
+            h.collect();
+            frames.addAll(h.framesTo(1));
+            assertTrue(++rounds < 20, "each drain makes progress");
+        }
+        assertEquals(21, frames.size(), "every request answered in the end");
+        for (int i = 0; i < frames.size(); i++) {
+            assertEquals(2 + i, CoreHarness.header(frames.get(i)).getXid(), "in the session's order");
+        }
+    }
 }
