@@ -19,21 +19,30 @@ final class ObservationChecks {
     final String path;
     final boolean child;
     final Call registration;
-    final long due; // zxid of the first matching change after registration, or Long.MAX_VALUE
+    long due; // zxid of the first matching change after registration, or Long.MAX_VALUE (moved only by a re-arm)
     /**
      * The earliest zxid the first matching change after registration can have. Equal to {@link #due} when the
      * registration zxid is known; a read without a zxid registered its watch at some point p of the interval it
      * could have been served at, so its first change lies anywhere in [dueMin, due] (due: for the latest p).
      */
     final long dueMin;
-    final Call dueWrite;
+    Call dueWrite;
     final boolean maybe; // registered by a read that ended :info
+    /**
+     * An exist watch: set by an exists that found no node. The client keeps it in its exist-watch list, and on a
+     * reconnect ZooKeeper's SetWatches fires it (NodeCreated) only if the node exists then; otherwise it re-adds it
+     * silently, so a node created and deleted while the session was away is missed (see {@link #rearm}).
+     */
+    final boolean exist;
+    /** An exist watch resumed by a reconnect, waiting for the session's next reply to bound where it was re-added. */
+    boolean rearm;
     boolean done;
     /** Re-registered by SetWatches on a reconnect: a change missed meanwhile arrives as one event at a later zxid. */
     boolean resumed;
 
     Watch(String path, boolean child, Call registration, long dueMin, long due, Call dueWrite, boolean maybe) {
       assert dueMin <= due : "a watch's earliest first change lies after its latest";
+      this.exist = !child && registration.kind == Call.Kind.EXISTS && Boolean.FALSE.equals(observedExists(registration));
       this.path = path;
       this.child = child;
       this.registration = registration;
@@ -101,7 +110,13 @@ final class ObservationChecks {
       case CONNECT -> {
         if (c.session != null && sessions.containsKey(c.session)) {
           Session s = session(c);
-          for (Watch w : s.watches.values()) w.resumed = true;
+          for (Watch w : s.watches.values()) {
+            w.resumed = true;
+            if (w.exist && !w.done) { // SetWatches may re-add it silently: its reply obligation waits (rearm)
+              w.rearm = true;
+              s.byDue.remove(w);
+            }
+          }
           s.setWatchesWindow = true;
           s.floorBeforeReconnect = s.lastEventZxid;
           s.floorEvent = s.lastEvent;
@@ -496,6 +511,7 @@ final class ObservationChecks {
     if (c.session == null) return;
     Session s = session(c);
     long z = c.zxid;
+    rearm(s, z);
     while (!s.byDue.isEmpty()) {
       Watch w = s.byDue.peek();
       if (w.done) {
@@ -507,6 +523,36 @@ final class ObservationChecks {
       w.done = true;
       findings.violation(Property.WatchOrdering, "reply at zxid " + Findings.hex(z) + " reflects the change at zxid " + Findings.hex(w.due)
           + " to " + w.path + " but the watch set by #" + w.registration.invokeIndex() + " had not fired", w.registration, w.dueWrite, c);
+    }
+  }
+
+  /**
+   * The missed exists watch across a reconnect (a named ZooKeeper rule). The Programmer's Guide (ZooKeeper Watches):
+   * "a watch for the existence of a znode not yet created will be missed if the znode is created and deleted while
+   * disconnected"; DataTree.setWatches (3.9.4) fires an exist watch only when the node exists at the reconnect and
+   * otherwise re-adds it without an event. The reconnect's point r is unknown but at most the zxid z of the
+   * session's first reply after it, so the re-added watch is due at the latest at the first change after z; an
+   * event for any change after its registration stays acceptable (it may have fired at the reconnect). When the
+   * node exists at z, it existed at r (SetWatches fired) or was created in (r, z] (the re-added watch fired): the
+   * event was due before that reply, so the watch keeps its due.
+   */
+  private void rearm(Session s, long z) {
+    for (Watch w : s.watches.values()) {
+      if (!w.rearm || w.done) continue;
+      w.rearm = false;
+      if (tree.stateAt(w.path, z).exists) {
+        if (!w.maybe && w.due != Long.MAX_VALUE) s.byDue.add(w);
+        continue;
+      }
+      ModelTree.PathLog log = tree.log(w.path);
+      int i = log == null ? 0 : firstAbove(log.dataChanges, log.nData, z);
+      long next = log == null || i >= log.nData ? Long.MAX_VALUE : log.dataChanges[i];
+      if (next > w.due) {
+        w.due = next;
+        w.dueWrite = next == Long.MAX_VALUE ? null : tree.stateAt(w.path, next).cause;
+      }
+      assert w.due >= w.dueMin : "a re-armed watch is due no earlier than before";
+      if (!w.maybe && w.due != Long.MAX_VALUE) s.byDue.add(w);
     }
   }
 
@@ -614,8 +660,18 @@ final class ObservationChecks {
       }
       return;
     }
-    if (w.resumed && ez != null && ez >= w.dueMin) {
-      return; // ZooKeeper's SetWatches reports a change missed while away with the zxid of the reconnect, not the change
+    if (w.resumed && (ez == null || ez >= w.dueMin)) {
+      // ZooKeeper's SetWatches reports a change missed while away with the zxid of the reconnect, not the change,
+      // and with the type the node's state at the reconnect gives (DataTree.setWatches, 3.9.4): a data watch gets
+      // NodeDeleted when the node is gone, else NodeDataChanged (also after a delete and re-create); an exist
+      // watch NodeCreated; a child watch NodeDeleted or NodeChildrenChanged.
+      boolean allowed = w.child ? type.equals("node-deleted") || type.equals("node-children-changed")
+          : w.exist ? type.equals("node-created") : type.equals("node-deleted") || type.equals("node-data-changed");
+      if (!allowed && !w.maybe) {
+        findings.violation(Property.WatchOrdering, "watch set by #" + w.registration.invokeIndex() + " on " + w.path
+            + " and resumed by a reconnect fired :" + type + ", which no state of the node at the reconnect gives", w.registration, e);
+      }
+      return;
     }
     if (ez != null && !w.maybe && (w.dueMin == w.due ? ez != w.due : ez < w.dueMin || ez > w.due || !changedAt(w, ez))) {
       findings.violation(Property.WatchOrdering, "watch set by #" + w.registration.invokeIndex() + " fired for zxid " + Findings.hex(ez)
