@@ -77,7 +77,11 @@ public final class ZkChecker {
         + fixed.exact().findings.total());
     if (fixed.exact().findings.total() == 0) return fixed.exact().result(properties, System.nanoTime() - start, null);
     report("exhaustive search over the indeterminate operations");
-    return decide(h, fixed.exact(), fixed.placement(), start);
+    // the search gets what the repair left of the budget: --search-seconds bounds both together
+    long spentMillis = (System.nanoTime() - start) / 1_000_000;
+    ExhaustiveSearch.Budget left = new ExhaustiveSearch.Budget(Math.max(0, exhaustiveBudget.replays() - repair.replays),
+        Math.max(0, exhaustiveBudget.wallMillis() - spentMillis));
+    return decide(h, fixed.exact(), fixed.placement(), start, left);
   }
 
   /**
@@ -114,8 +118,8 @@ public final class ZkChecker {
    * {@link ExhaustiveSearch} confirmed is reported VIOLATED; the others are UNKNOWN with the search's reason, or,
    * when each is explained and one placement explains them all, the history is VALID.
    */
-  private Result decide(History history, Attempt first, Map<Long, Long> base, long start) {
-    ExhaustiveSearch search = new ExhaustiveSearch(this, history, exhaustiveBudget);
+  private Result decide(History history, Attempt first, Map<Long, Long> base, long start, ExhaustiveSearch.Budget budget) {
+    ExhaustiveSearch search = new ExhaustiveSearch(this, history, budget);
     List<ExhaustiveSearch.Decision> decisions = onDeepStack(() -> search.decide(first, base));
     report("exhaustive search: " + search.replays() + " replays over " + decisions.size() + " groups of violations");
     Map<Property, ExhaustiveSearch.Decision> confirmed = new java.util.EnumMap<>(Property.class);
