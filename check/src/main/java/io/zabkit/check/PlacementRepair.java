@@ -13,7 +13,8 @@ import java.util.TreeSet;
  * round takes the earliest violation of the current placement (in zxid order: the largest zxid its witnesses name)
  * and tries moving each indeterminate operation on its paths or their parents (the same path, a parent, a child or
  * a sibling) to absent, or onto
- * a zxid its witnesses name, or to the highest free zxid below one. A move is progress when the earliest violation
+ * a zxid its witnesses name, to the highest free zxid below one, or to the first free zxid above its floor (an
+ * :info write mostly takes effect soon after its invocation). A move is progress when the earliest violation
  * lies later afterwards, or as early but with fewer violations in all (so no placement is visited twice): fixing
  * violations in zxid order, as the replay meets them, lets a sequential name's count be repaired before the names
  * that follow it. The best placement seen (fewest violations) is the result. The result is only a proposal: a
@@ -158,6 +159,12 @@ final class PlacementRepair {
       long floor = c.invoke == null ? 0 : floors.floor(c.invokeTime);
       Set<Long> targets = new java.util.LinkedHashSet<>();
       targets.add(InfoWrites.FORCED_ABSENT);
+      for (long z = floor + 1, n = 0; n < 10_000; z++, n++) { // the first free zxid above the floor: soon after invocation
+        if (slot(z, a) && !used.contains(z)) {
+          targets.add(z);
+          break;
+        }
+      }
       for (long w : named) {
         if (w > floor && slot(w, a)) targets.add(w);
         for (long z = w - 1, n = 0; z > floor && n < 10_000; z--, n++) { // the highest free zxid below w
