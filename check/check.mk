@@ -12,10 +12,11 @@ check-corpus: deps-check ## write the good and known-bad history corpus to check
 	rm -rf $(CHECK_CORPUS)
 	$(ZK_CHECK) corpus --out $(CHECK_CORPUS)
 
-test-check: check-corpus ## zk-check over the corpus (exit codes, property names), the Porcupine cross-check, the brute-force oracle
+test-check: check-corpus ## zk-check over the corpus (exit codes, property names), the Porcupine cross-check, the brute-force oracle, the untuned seed sweep
 	$(CHECK_DIR)/bin/corpus-smoke $(CHECK_CORPUS)
 	$(CHECK_DIR)/bin/crosscheck $(CHECK_CORPUS)
 	cd $(ROOT) && mvn -B -q -Dstyle.color=never -pl check -am test -Dtest=DifferentialOracleTest -Dsurefire.failIfNoSpecifiedTests=false
+	$(MAKE) --no-print-directory sweep-ci
 
 TEST_TARGETS += test-check
 

@@ -316,21 +316,34 @@ def cmd_sweep(a):
     pool = concurrent.futures.ThreadPoolExecutor(a.jobs)
     res = list(pool.map(lambda f: run_zk_check(a.zk_check, f), files))
     invalid = [(f, s) for f, (rc, s, _) in zip(files, res) if rc == 1]
-    bad = [(f, e) for f, (rc, _, e) in zip(files, res) if rc not in (0, 1)]
+    # exit 2 with a summary saying :unknown: the search ran out of budget (or nothing was checkable), which is no
+    # false alarm; counted and listed, never a failure. Any other exit 2 is an error (bad input, crash).
+    undecided = [f for f, (rc, s, _) in zip(files, res) if rc == 2 and _unknown(s)]
+    bad = [(f, e) for f, (rc, s, e) in zip(files, res) if rc not in (0, 1) and f not in undecided]
     by = {}
-    for f, (rc, _, _) in zip(files, res):
-        c = by.setdefault(source_class(f), [0, 0])
+    for f, (rc, s, _) in zip(files, res):
+        c = by.setdefault(source_class(f), [0, 0, 0])
         c[0] += 1
         c[1] += rc == 1
-    for cls, (n, k) in sorted(by.items()):
-        print("sweep: %-8s %d histories, %d INVALID" % (cls, n, k))
+        c[2] += f in undecided
+    for cls, (n, k, u) in sorted(by.items()):
+        print("sweep: %-8s %d histories, %d INVALID, %d UNKNOWN" % (cls, n, k, u))
     for f, s in invalid:
         print("INVALID %s %s  replay: %s" % (os.path.basename(f), _failures(s), _replay(f)))
+    for f in undecided:
+        print("UNKNOWN %s" % os.path.basename(f))
     for f, e in bad:
         print("ERROR %s %s" % (os.path.basename(f), e))
-    print("sweep: %d histories checked in %.0f s, %d INVALID, %d errors" % (len(files), time.time() - t0,
-                                                                           len(invalid), len(bad)))
+    print("sweep: %d histories checked in %.0f s, %d INVALID, %d UNKNOWN, %d errors" % (
+        len(files), time.time() - t0, len(invalid), len(undecided), len(bad)))
     return 1 if invalid or bad or not files else 0
+
+
+def _unknown(summary):
+    """True when zk-check's summary says the history is undecided (:valid? :unknown)."""
+    if not isinstance(summary, dict):
+        return False
+    return summary.get(edn.kw("valid?")) == edn.kw("unknown")
 
 
 def main(argv=None):

@@ -101,8 +101,21 @@ public final class ExhaustiveSearch {
     return replays;
   }
 
+  /** The floor of a slot: the largest zxid seen by an operation that completed strictly before a time. */
+  interface Floors {
+    long floor(long time);
+  }
+
+  /** The floors of a history (what {@link PlacementRepair} shares with the search). */
+  static Floors floors(History history) {
+    Facts facts = new Facts();
+    new Pairer().run(history, facts::add);
+    facts.index();
+    return facts;
+  }
+
   /** Facts of the history the search needs: observations by path, floors, ephemeral owners. */
-  private static final class Facts {
+  private static final class Facts implements Floors {
     final Map<String, List<Long>> pointsByPath = new HashMap<>();
     final List<Long> allPoints = new ArrayList<>();
     final Set<String> zxidlessReadPaths = new HashSet<>();
@@ -147,7 +160,8 @@ public final class ExhaustiveSearch {
     }
 
     /** The largest zxid seen by an operation that completed strictly before {@code time}; 0 when none. */
-    long floor(long time) {
+    @Override
+    public long floor(long time) {
       int i = Arrays.binarySearch(seenTimes, time);
       if (i < 0) i = -i - 1;
       else while (i > 0 && seenTimes[i - 1] == time) i--;

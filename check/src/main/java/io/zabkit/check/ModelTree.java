@@ -490,7 +490,7 @@ final class ModelTree {
   private void createAt(Call w, long z, String parentPath, Snap parent, String name, long newCversion) {
     long owner = w.ephemeral() && w.session != null ? w.session : 0;
     PathLog nl = logFor(name);
-    boolean approx = w.outcome == Op.Type.INFO;
+    boolean approx = inferred(w);
     Snap created = new Snap(z, true, w.data, 0, 0, z, z, z, owner, 0, 0, w, false);
     created.approx = approx;
     nl.add(created);
@@ -528,7 +528,7 @@ final class ModelTree {
   void remove(String path, long z, Call cause, boolean bySessionEnd) {
     Snap node = current(path);
     // approximate: made by an :info write, or the node may already have gone by an :info delete nobody observed
-    boolean approx = cause.outcome == Op.Type.INFO || (node.cause != null && node.cause.outcome == Op.Type.INFO)
+    boolean approx = inferred(cause) || (node.cause != null && inferred(node.cause))
         || info.mayHaveDeleted(path, cause.completeTime);
     PathLog nl = logFor(path);
     Snap gone = Snap.absent(z, cause, bySessionEnd);
@@ -585,10 +585,19 @@ final class ModelTree {
     }
   }
 
+  /**
+   * True when an :info write's slot is a guess of the proposal's rules. A slot the search decided (forced) is exact
+   * for that placement, so the states it makes are checked as strictly as a known write's: a decided operation
+   * excuses nothing, and another placement is the search's to try.
+   */
+  private static boolean inferred(Call w) {
+    return w.outcome == Op.Type.INFO && !w.forced;
+  }
+
   void setData(Call w, long z, Snap node, Object data, long version) {
     PathLog l = logFor(w.path);
     Snap changed = new Snap(z, true, data, version, node.cversion, node.czxid, z, node.pzxid, node.ephemeralOwner, node.numChildren, node.childHash, w, false);
-    changed.approx = w.outcome == Op.Type.INFO;
+    changed.approx = inferred(w);
     l.add(changed);
     l.dataChange(z, DATA_CHANGED, inMulti);
   }

@@ -19,17 +19,34 @@ final class ObservationChecks {
     final String path;
     final boolean child;
     final Call registration;
-    final long due; // zxid of the first matching change after registration, or Long.MAX_VALUE
-    final Call dueWrite;
+    long due; // zxid of the first matching change after registration, or Long.MAX_VALUE (moved only by a re-arm)
+    /**
+     * The earliest zxid the first matching change after registration can have. Equal to {@link #due} when the
+     * registration zxid is known; a read without a zxid registered its watch at some point p of the interval it
+     * could have been served at, so its first change lies anywhere in [dueMin, due] (due: for the latest p).
+     */
+    final long dueMin;
+    Call dueWrite;
     final boolean maybe; // registered by a read that ended :info
+    /**
+     * An exist watch: set by an exists that found no node. The client keeps it in its exist-watch list, and on a
+     * reconnect ZooKeeper's SetWatches fires it (NodeCreated) only if the node exists then; otherwise it re-adds it
+     * silently, so a node created and deleted while the session was away is missed (see {@link #rearm}).
+     */
+    final boolean exist;
+    /** An exist watch resumed by a reconnect, waiting for the session's next reply to bound where it was re-added. */
+    boolean rearm;
     boolean done;
     /** Re-registered by SetWatches on a reconnect: a change missed meanwhile arrives as one event at a later zxid. */
     boolean resumed;
 
-    Watch(String path, boolean child, Call registration, long due, Call dueWrite, boolean maybe) {
+    Watch(String path, boolean child, Call registration, long dueMin, long due, Call dueWrite, boolean maybe) {
+      assert dueMin <= due : "a watch's earliest first change lies after its latest";
+      this.exist = !child && registration.kind == Call.Kind.EXISTS && Boolean.FALSE.equals(observedExists(registration));
       this.path = path;
       this.child = child;
       this.registration = registration;
+      this.dueMin = dueMin;
       this.due = due;
       this.dueWrite = dueWrite;
       this.maybe = maybe;
@@ -93,7 +110,13 @@ final class ObservationChecks {
       case CONNECT -> {
         if (c.session != null && sessions.containsKey(c.session)) {
           Session s = session(c);
-          for (Watch w : s.watches.values()) w.resumed = true;
+          for (Watch w : s.watches.values()) {
+            w.resumed = true;
+            if (w.exist && !w.done) { // SetWatches may re-add it silently: its reply obligation waits (rearm)
+              w.rearm = true;
+              s.byDue.remove(w);
+            }
+          }
           s.setWatchesWindow = true;
           s.floorBeforeReconnect = s.lastEventZxid;
           s.floorEvent = s.lastEvent;
@@ -125,12 +148,17 @@ final class ObservationChecks {
   // ---- reads ----
 
   private void read(Call r) {
-    if (r.watch && r.path != null && (r.outcome == Op.Type.OK || r.outcome == Op.Type.INFO)) register(r);
+    boolean watches = r.watch && r.path != null && (r.outcome == Op.Type.OK || r.outcome == Op.Type.INFO);
+    if (watches && (r.zxid != null || r.outcome == Op.Type.INFO)) register(r);
     if (r.outcome == Op.Type.INFO || r.path == null) return;
     Boolean exists = observedExists(r);
-    if (exists == null) return; // an error that says nothing about the node
+    if (exists == null) { // an error that says nothing about the node, nor about when the watch was set
+      if (watches && r.zxid == null) registerWithin(r, -1, Long.MAX_VALUE);
+      return;
+    }
     if (r.zxid == null) {
-      readWithoutZxid(r, session(r), exists);
+      long[] served = readWithoutZxid(r, session(r), exists);
+      if (watches) registerWithin(r, served == null ? -1 : served[0], served == null ? Long.MAX_VALUE : served[1]);
       return;
     }
     replyArrived(r);
@@ -163,8 +191,11 @@ final class ObservationChecks {
    * floor a sync set (SyncReads); and p cannot include a write invoked after the read completed
    * (LinearizableWrites). Taking the smallest feasible point for each read in turn is optimal for a chain: any later
    * point feasible for the next read stays feasible from a smaller floor.
+   *
+   * @return the hull [lo, hi) of the points the read could have been served at (where a watch it set was
+   *     registered), or null when no state explains it
    */
-  private void readWithoutZxid(Call r, Session s, boolean exists) {
+  private long[] readWithoutZxid(Call r, Session s, boolean exists) {
     findings.checked(Property.LinearizableWrites);
     findings.checked(Property.MonotonicReads);
     if (s.syncBy != null) findings.checked(Property.SyncReads);
@@ -172,15 +203,22 @@ final class ObservationChecks {
     ModelTree.PathLog log = tree.log(r.path);
     int n = log == null ? 0 : log.n;
     int from = log == null ? -1 : Math.max(-1, log.indexAt(Math.max(floor, 0)));
+    long cap = writes.firstZxidInvokedAfter(r.completeTime); // the read was served below every write invoked after it
+    long lo = -1, hi = -1;
     for (int j = from; j < n; j++) { // states that last past the floor, in zxid order: the first that matches is the point
       long start = j < 0 ? 0 : log.zxids[j];
       Call future = writes.lastInvokedUpTo(start);
       if (future != null && future.invokeTime > r.completeTime) break; // this state and every later one hold a future write
       if (!matches(j < 0 ? ModelTree.Snap.absent(0, null, false) : log.snaps[j], r, exists)) continue;
-      see(s, Math.max(start, floor), r);
-      return;
+      if (lo < 0) lo = Math.max(start, floor);
+      hi = Math.min(cap, j + 1 < n ? log.zxids[j + 1] : Long.MAX_VALUE);
     }
-    if (info.mayExplain(r, exists, 0, tree)) return; // an :info write nobody placed could explain it: lenient
+    if (lo >= 0) {
+      see(s, lo, r);
+      assert hi > lo || hi == cap : "a matching state's interval is empty";
+      return new long[] {lo, Math.max(hi, lo + 1)};
+    }
+    if (info.mayExplain(r, exists, 0, tree)) return null; // an :info write nobody placed could explain it: lenient
     for (int j = from - 1, k = 0; j >= -1 && k < SEARCH_STATES_MAX; j--, k++) { // an older state: a stale read
       if (!matches(j < 0 ? ModelTree.Snap.absent(0, null, false) : log.snaps[j], r, exists)) continue;
       ModelTree.Snap ended = log.snaps[j + 1];
@@ -194,10 +232,11 @@ final class ObservationChecks {
         findings.violation(Property.SyncReads, "read (no zxid) after sync returned the state that zxid " + Findings.hex(ended.zxid)
             + " replaced, though the sync promised zxid " + Findings.hex(s.syncFloor), s.syncWrite, s.syncBy, ended.cause, r);
       }
-      return;
+      return null;
     }
     findings.violation(Property.LinearizableWrites, "read (no zxid) returned " + describe(r, exists)
         + ", which no state of the write order that it could have seen gives", r);
+    return null;
   }
 
   /** Every sub-read of a read-only multi sees the tree at the multi's one zxid: none makes another look stale. */
@@ -416,9 +455,55 @@ final class ObservationChecks {
     }
     // A change the replay inferred (an :info write) has an approximate zxid: such a watch is checked loosely.
     boolean inferred = approx;
-    Watch w = new Watch(r.path, child, r, due, dueWrite, r.outcome == Op.Type.INFO || reg < 0 || inferred);
+    Watch w = new Watch(r.path, child, r, due, due, dueWrite, r.outcome == Op.Type.INFO || reg < 0 || inferred);
     s.watches.put(key, w);
     if (!w.maybe) s.byDue.add(w);
+  }
+
+  /**
+   * The watch of an ok read without a zxid: ZooKeeper registers it when the read is served, at some point p in
+   * [lo, hi) (the hull of the points the read could have been served at). Its first matching change is then any
+   * change after lo up to the first change at or after hi ({@link Watch#dueMin}, {@link Watch#due}); which one is
+   * left open, so an event is checked against that range and a reply only against the latest. With no interval
+   * (lo &lt; 0: the read matched no state) nothing about the watch can be decided: it is only a possible watch.
+   */
+  private void registerWithin(Call r, long lo, long hi) {
+    assert r.zxid == null && r.outcome == Op.Type.OK : "only an ok read without a zxid has an interval";
+    boolean child = r.kind == Call.Kind.GET_CHILDREN;
+    if (r.kind == Call.Kind.GET_DATA && !Boolean.TRUE.equals(observedExists(r))) return; // getData on no node sets none
+    Session s = session(r);
+    String key = (child ? "c" : "d") + r.path;
+    Watch old = s.watches.get(key);
+    if (old != null && !old.done) return; // ZooKeeper keeps one watch per path and kind for a session
+    long dueMin = Long.MAX_VALUE, due = Long.MAX_VALUE;
+    Call dueWrite = null;
+    boolean approx = lo < 0;
+    ModelTree.PathLog log = tree.log(r.path);
+    if (log != null && lo >= 0) {
+      long[] changes = child ? log.childChanges : log.dataChanges;
+      int n = child ? log.nChild : log.nData;
+      int i = firstAbove(changes, n, lo);
+      if (i < n) {
+        dueMin = changes[i];
+        approx |= tree.stateAt(r.path, dueMin).approx;
+      }
+      int k = hi == Long.MAX_VALUE ? n : firstAbove(changes, n, hi - 1);
+      if (k < n) {
+        due = changes[k];
+        ModelTree.Snap st = tree.stateAt(r.path, due);
+        dueWrite = st.cause;
+        approx |= st.approx;
+      }
+    }
+    Watch w = new Watch(r.path, child, r, dueMin, due, dueWrite, approx);
+    s.watches.put(key, w);
+    if (!w.maybe && due != Long.MAX_VALUE) s.byDue.add(w);
+  }
+
+  /** The index of the first of the n sorted changes above {@code zxid}, or n. */
+  private static int firstAbove(long[] changes, int n, long zxid) {
+    int i = java.util.Arrays.binarySearch(changes, 0, n, zxid + 1);
+    return i < 0 ? -i - 1 : i;
   }
 
   /** A reply at zxid z: every watch whose change is at or below z must already have fired. */
@@ -426,6 +511,7 @@ final class ObservationChecks {
     if (c.session == null) return;
     Session s = session(c);
     long z = c.zxid;
+    rearm(s, z);
     while (!s.byDue.isEmpty()) {
       Watch w = s.byDue.peek();
       if (w.done) {
@@ -437,6 +523,36 @@ final class ObservationChecks {
       w.done = true;
       findings.violation(Property.WatchOrdering, "reply at zxid " + Findings.hex(z) + " reflects the change at zxid " + Findings.hex(w.due)
           + " to " + w.path + " but the watch set by #" + w.registration.invokeIndex() + " had not fired", w.registration, w.dueWrite, c);
+    }
+  }
+
+  /**
+   * The missed exists watch across a reconnect (a named ZooKeeper rule). The Programmer's Guide (ZooKeeper Watches):
+   * "a watch for the existence of a znode not yet created will be missed if the znode is created and deleted while
+   * disconnected"; DataTree.setWatches (3.9.4) fires an exist watch only when the node exists at the reconnect and
+   * otherwise re-adds it without an event. The reconnect's point r is unknown but at most the zxid z of the
+   * session's first reply after it, so the re-added watch is due at the latest at the first change after z; an
+   * event for any change after its registration stays acceptable (it may have fired at the reconnect). When the
+   * node exists at z, it existed at r (SetWatches fired) or was created in (r, z] (the re-added watch fired): the
+   * event was due before that reply, so the watch keeps its due.
+   */
+  private void rearm(Session s, long z) {
+    for (Watch w : s.watches.values()) {
+      if (!w.rearm || w.done) continue;
+      w.rearm = false;
+      if (tree.stateAt(w.path, z).exists) {
+        if (!w.maybe && w.due != Long.MAX_VALUE) s.byDue.add(w);
+        continue;
+      }
+      ModelTree.PathLog log = tree.log(w.path);
+      int i = log == null ? 0 : firstAbove(log.dataChanges, log.nData, z);
+      long next = log == null || i >= log.nData ? Long.MAX_VALUE : log.dataChanges[i];
+      if (next > w.due) {
+        w.due = next;
+        w.dueWrite = next == Long.MAX_VALUE ? null : tree.stateAt(w.path, next).cause;
+      }
+      assert w.due >= w.dueMin : "a re-armed watch is due no earlier than before";
+      if (!w.maybe && w.due != Long.MAX_VALUE) s.byDue.add(w);
     }
   }
 
@@ -537,25 +653,38 @@ final class ObservationChecks {
     if ((ez == null || ez < w.due) && (ez == null || !changedAt(w, ez)) && info.mayExplainEvent(w.path, w.child, e.completeTime)) {
       return; // the change came from an :info write nobody else observed: the replay could not place it
     }
-    if (w.due == Long.MAX_VALUE) {
+    if (w.dueMin == Long.MAX_VALUE) {
       if (!w.maybe) {
         findings.violation(Property.WatchOrdering, "watch set by #" + w.registration.invokeIndex() + " on " + w.path
             + " fired, but no change to it follows zxid " + Findings.hex(w.registration.zxid == null ? -1 : w.registration.zxid), w.registration, e);
       }
       return;
     }
-    if (w.resumed && ez != null && ez >= w.due) {
-      return; // ZooKeeper's SetWatches reports a change missed while away with the zxid of the reconnect, not the change
-    }
-    if (ez != null && ez != w.due && !w.maybe) {
-      findings.violation(Property.WatchOrdering, "watch set by #" + w.registration.invokeIndex() + " fired for zxid " + Findings.hex(ez)
-          + " but the first matching change after its registration is at zxid " + Findings.hex(w.due), w.registration, w.dueWrite, e);
+    if (w.resumed && (ez == null || ez >= w.dueMin)) {
+      // ZooKeeper's SetWatches reports a change missed while away with the zxid of the reconnect, not the change,
+      // and with the type the node's state at the reconnect gives (DataTree.setWatches, 3.9.4): a data watch gets
+      // NodeDeleted when the node is gone, else NodeDataChanged (also after a delete and re-create); an exist
+      // watch NodeCreated; a child watch NodeDeleted or NodeChildrenChanged.
+      boolean allowed = w.child ? type.equals("node-deleted") || type.equals("node-children-changed")
+          : w.exist ? type.equals("node-created") : type.equals("node-deleted") || type.equals("node-data-changed");
+      if (!allowed && !w.maybe) {
+        findings.violation(Property.WatchOrdering, "watch set by #" + w.registration.invokeIndex() + " on " + w.path
+            + " and resumed by a reconnect fired :" + type + ", which no state of the node at the reconnect gives", w.registration, e);
+      }
       return;
     }
-    String expected = expectedEvent(w);
+    if (ez != null && !w.maybe && (w.dueMin == w.due ? ez != w.due : ez < w.dueMin || ez > w.due || !changedAt(w, ez))) {
+      findings.violation(Property.WatchOrdering, "watch set by #" + w.registration.invokeIndex() + " fired for zxid " + Findings.hex(ez)
+          + " but the first matching change after its registration is at zxid " + Findings.hex(w.dueMin)
+          + (w.dueMin == w.due ? "" : " to " + (w.due == Long.MAX_VALUE ? "none" : Findings.hex(w.due))), w.registration, w.dueWrite, e);
+      return;
+    }
+    long changeAt = w.dueMin == w.due || ez == null ? w.due : ez; // the change that fired it
+    if (changeAt == Long.MAX_VALUE) return; // (no zxid on the event, and the latest registration sees no change)
+    String expected = expectedEvent(w, changeAt);
     if (!w.maybe && !expected.equals(type) && !(w.child && type.equals("node-deleted") && expected.equals("node-deleted"))) {
       findings.violation(Property.WatchOrdering, "watch set by #" + w.registration.invokeIndex() + " fired :" + type
-          + " but the change at zxid " + Findings.hex(w.due) + " is :" + expected, w.registration, w.dueWrite, e);
+          + " but the change at zxid " + Findings.hex(changeAt) + " is :" + expected, w.registration, w.dueWrite, e);
     }
   }
 
@@ -567,14 +696,14 @@ final class ObservationChecks {
         : java.util.Arrays.binarySearch(log.dataChanges, 0, log.nData, zxid) >= 0;
   }
 
-  private String expectedEvent(Watch w) {
+  private String expectedEvent(Watch w, long due) {
     ModelTree.PathLog log = tree.log(w.path);
-    int i = java.util.Arrays.binarySearch(log.dataChanges, 0, log.nData, w.due);
+    int i = java.util.Arrays.binarySearch(log.dataChanges, 0, log.nData, due);
     if (!w.child && i >= 0) { // the first data change at that zxid (a multi may change a node twice in one zxid)
       byte ev = log.dataEvents[i];
       return ev == ModelTree.CREATED ? "node-created" : ev == ModelTree.DELETED ? "node-deleted" : "node-data-changed";
     }
-    ModelTree.Snap after = tree.stateAt(w.path, w.due);
+    ModelTree.Snap after = tree.stateAt(w.path, due);
     if (!after.exists) return "node-deleted";
     if (w.child) return "node-children-changed";
     return "node-data-changed";

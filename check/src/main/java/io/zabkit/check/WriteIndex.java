@@ -66,6 +66,20 @@ final class WriteIndex {
     return i < 0 ? null : maxInvokeWriteByZxid[i];
   }
 
+  /**
+   * The smallest zxid of a write invoked after {@code time} (a state served by a read that completed at
+   * {@code time} lies below it), or Long.MAX_VALUE.
+   */
+  long firstZxidInvokedAfter(long time) {
+    int lo = 0, hi = zxids.length; // maxInvokeByZxid is non-decreasing: find the first index above time
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (maxInvokeByZxid[mid] > time) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo == zxids.length ? Long.MAX_VALUE : zxids[lo];
+  }
+
   /** The write at exactly {@code zxid}, if known. */
   boolean has(long zxid) {
     return Arrays.binarySearch(zxids, zxid) >= 0;

@@ -66,10 +66,22 @@ public final class ZkChecker {
     Map<Long, Long> base = decidedAll(proposal);
     Attempt exact = attempt(history, base, false);
     if (exact.findings.total() == 0) return exact.result(properties, System.nanoTime() - start, null);
-    report("the proposed placement leaves " + exact.findings.total() + " violations: exhaustive search over the indeterminate operations");
-    List<Op> inMemory = new ArrayList<>(); // the search replays many times: read a file once
+    List<Op> inMemory = new ArrayList<>(); // the repair and the search replay many times: read a file once
     for (Op op : history) inMemory.add(op);
-    return decide(History.of(inMemory), exact, base, start);
+    History h = History.of(inMemory);
+    // local moves first (a third of the budget): a placement whose exact replay is clean is the verdict's witness
+    PlacementRepair repair = new PlacementRepair(this, h, ExhaustiveSearch.floors(h), exhaustiveBudget.replays() / 4,
+        System.nanoTime() + exhaustiveBudget.wallMillis() * 1_000_000 / 3);
+    PlacementRepair.Repaired fixed = repair.run(exact, base);
+    report("the proposed placement leaves " + exact.findings.total() + " violations; " + repair.replays + " replays of local moves leave "
+        + fixed.exact().findings.total());
+    if (fixed.exact().findings.total() == 0) return fixed.exact().result(properties, System.nanoTime() - start, null);
+    report("exhaustive search over the indeterminate operations");
+    // the search gets what the repair left of the budget: --search-seconds bounds both together
+    long spentMillis = (System.nanoTime() - start) / 1_000_000;
+    ExhaustiveSearch.Budget left = new ExhaustiveSearch.Budget(Math.max(0, exhaustiveBudget.replays() - repair.replays),
+        Math.max(0, exhaustiveBudget.wallMillis() - spentMillis));
+    return decide(h, fixed.exact(), fixed.placement(), start, left);
   }
 
   /**
@@ -77,7 +89,7 @@ public final class ZkChecker {
    * explain a later write's outcome at the highest free zxid below that write (above the writes that completed before
    * it was invoked); else absent. Only a starting point for the search: the exact replay judges it.
    */
-  private static Map<Long, Long> decidedAll(Attempt proposal) {
+  static Map<Long, Long> decidedAll(Attempt proposal) {
     Map<Long, Long> out = new java.util.TreeMap<>();
     java.util.Set<Long> used = new java.util.HashSet<>();
     List<Call> consumed = new ArrayList<>();
@@ -106,8 +118,8 @@ public final class ZkChecker {
    * {@link ExhaustiveSearch} confirmed is reported VIOLATED; the others are UNKNOWN with the search's reason, or,
    * when each is explained and one placement explains them all, the history is VALID.
    */
-  private Result decide(History history, Attempt first, Map<Long, Long> base, long start) {
-    ExhaustiveSearch search = new ExhaustiveSearch(this, history, exhaustiveBudget);
+  private Result decide(History history, Attempt first, Map<Long, Long> base, long start, ExhaustiveSearch.Budget budget) {
+    ExhaustiveSearch search = new ExhaustiveSearch(this, history, budget);
     List<ExhaustiveSearch.Decision> decisions = onDeepStack(() -> search.decide(first, base));
     report("exhaustive search: " + search.replays() + " replays over " + decisions.size() + " groups of violations");
     Map<Property, ExhaustiveSearch.Decision> confirmed = new java.util.EnumMap<>(Property.class);

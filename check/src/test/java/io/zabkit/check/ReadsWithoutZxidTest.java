@@ -105,4 +105,68 @@ class ReadsWithoutZxidTest {
         """;
     assertViolates(Property.MonotonicReads, check(own));
   }
+
+  // ---- a watch set by a read without a zxid: registered at some point of the interval the read was served in ----
+
+  private static String watchedRead(int process, int session, String data, long time) {
+    return read(process, session, data, time).replace(":path \"/r\" :time", ":path \"/r\" :watch true :time");
+  }
+
+  private static String event(int session, String type, long zxid, long time) {
+    return "{:type :ok :process 9 :session " + session + " :f :watch-event :value {:event :" + type + " :path \"/r\"} :zxid "
+        + zxid + " :time " + time + "}\n";
+  }
+
+  /** /r: "a" at zxid 1; a watched read of session 2 without a zxid returns "a"; then "b" at zxid 2, "c" at zxid 3. */
+  private static String watchedThenChanged(String eventAndAfter) {
+    return """
+        {:type :invoke :process 0 :session 1 :f :create :path "/r" :value {:data "a" :mode :persistent} :time 0}
+        {:type :ok :process 0 :session 1 :f :create :path "/r" :value {:data "a" :mode :persistent :created-path "/r"} :time 1 :zxid 1}
+        """ + watchedRead(1, 2, "a", 2) + """
+        {:type :invoke :process 0 :session 1 :f :set-data :path "/r" :value "b" :version -1 :time 4}
+        {:type :ok :process 0 :session 1 :f :set-data :path "/r" :value "b" :version -1 :time 5 :zxid 2 :stat {:version 1 :mzxid 2}}
+        {:type :invoke :process 0 :session 1 :f :set-data :path "/r" :value "c" :version -1 :time 6}
+        {:type :ok :process 0 :session 1 :f :set-data :path "/r" :value "c" :version -1 :time 7 :zxid 3 :stat {:version 2 :mzxid 3}}
+        """ + eventAndAfter;
+  }
+
+  @Test
+  void aWatchSetByAReadWithoutZxidFiresForTheFirstChangeAfterIt() {
+    Result r = check(watchedThenChanged(event(2, "node-data-changed", 2, 8)));
+    assertTrue(r.valid(), r.table()); // it was once "the session had no watch there"
+    assertEquals(1, r.verdict(Property.WatchOrdering).checked());
+  }
+
+  @Test
+  void aWatchSetByAReadWithoutZxidStillCatchesWrongEvents() {
+    // the read completed before "b" was invoked, so its watch's first change is zxid 2: not 3, and a data change
+    assertViolates(Property.WatchOrdering, check(watchedThenChanged(event(2, "node-data-changed", 3, 8))));
+    assertViolates(Property.WatchOrdering, check(watchedThenChanged(event(2, "node-deleted", 2, 8))));
+    // a reply at zxid 3 reflects the change the watch was due for, and no event came first
+    String reply = """
+        {:type :invoke :process 1 :session 2 :f :get-data :path "/r" :time 8}
+        {:type :ok :process 1 :session 2 :f :get-data :path "/r" :value "c" :time 9 :zxid 3}
+        """;
+    assertViolates(Property.WatchOrdering, check(watchedThenChanged(reply)));
+    assertTrue(check(watchedThenChanged(event(2, "node-data-changed", 2, 8) + reply)).valid());
+  }
+
+  @Test
+  void aReadServedSomewhereInAnIntervalAcceptsTheFirstChangeOfAnyPointInIt() {
+    // session 2's watched read is concurrent with both writes and returns "a": served at zxid 1 or (stale) later,
+    // below zxid 2; an event at 2 is the only first change. Returning "b" it was served in [2, 3): the event is 3.
+    String concurrent = """
+        {:type :invoke :process 0 :session 1 :f :create :path "/r" :value {:data "a" :mode :persistent} :time 0}
+        {:type :ok :process 0 :session 1 :f :create :path "/r" :value {:data "a" :mode :persistent :created-path "/r"} :time 1 :zxid 1}
+        {:type :invoke :process 1 :session 2 :f :get-data :path "/r" :watch true :time 2}
+        {:type :invoke :process 0 :session 1 :f :set-data :path "/r" :value "b" :version -1 :time 3}
+        {:type :ok :process 0 :session 1 :f :set-data :path "/r" :value "b" :version -1 :time 4 :zxid 2 :stat {:version 1 :mzxid 2}}
+        {:type :invoke :process 0 :session 1 :f :set-data :path "/r" :value "c" :version -1 :time 5}
+        {:type :ok :process 0 :session 1 :f :set-data :path "/r" :value "c" :version -1 :time 6 :zxid 3 :stat {:version 2 :mzxid 3}}
+        {:type :ok :process 1 :session 2 :f :get-data :path "/r" :watch true :value "DATA" :time 7}
+        """;
+    assertTrue(check(concurrent.replace("DATA", "a") + event(2, "node-data-changed", 2, 8)).valid());
+    assertTrue(check(concurrent.replace("DATA", "b") + event(2, "node-data-changed", 3, 8)).valid());
+    assertViolates(Property.WatchOrdering, check(concurrent.replace("DATA", "b") + event(2, "node-data-changed", 2, 8)));
+  }
 }

@@ -1,0 +1,208 @@
+package io.zabkit.check;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Improves the proposed placement before the exhaustive search, by local moves that the exact replay judges: each
+ * round takes the earliest violation of the current placement (in zxid order: the largest zxid its witnesses name)
+ * and tries moving each indeterminate operation on its paths or their parents (the same path, a parent, a child or
+ * a sibling) to absent, or onto
+ * a zxid its witnesses name, to the highest free zxid below one, or to the first free zxid above its floor (an
+ * :info write mostly takes effect soon after its invocation). A move is progress when the earliest violation
+ * lies later afterwards, or as early but with fewer violations in all (so no placement is visited twice): fixing
+ * violations in zxid order, as the replay meets them, lets a sequential name's count be repaired before the names
+ * that follow it. The best placement seen (fewest violations) is the result. The result is only a proposal: a
+ * history is VALID through it only when its exact replay has no violation, and INVALID still needs the complete
+ * search. Slots respect the same floors as the search (above every zxid seen by an operation that completed before
+ * the invocation), so a placement this finds is one the search could have found.
+ *
+ * <p>Why: the proposal's rules pick one candidate per observation (e.g. a children event on "/" at a zxid no known
+ * write has is given to the first :info create or delete under "/"), and a wrong pick early in zxid order costs the
+ * zxid-ordered exhaustive search every combination of the operations between it and the violation it causes.
+ */
+final class PlacementRepair {
+  private final ZkChecker checker;
+  private final History history;
+  private final ExhaustiveSearch.Floors floors;
+  private final long deadlineNanos;
+  private int replaysLeft;
+  int replays;
+
+  PlacementRepair(ZkChecker checker, History history, ExhaustiveSearch.Floors floors, int maxReplays, long deadlineNanos) {
+    this.checker = checker;
+    this.history = history;
+    this.floors = floors;
+    this.replaysLeft = maxReplays;
+    this.deadlineNanos = deadlineNanos;
+  }
+
+  /** The improved placement and its exact replay (the input ones when no move helped). */
+  record Repaired(Map<Long, Long> placement, ZkChecker.Attempt exact) {}
+
+  Repaired run(ZkChecker.Attempt exact, Map<Long, Long> base) {
+    Map<Long, Long> cur = new TreeMap<>(base);
+    ZkChecker.Attempt curA = exact;
+    Set<Long> unplaceable = new HashSet<>();
+    for (Call u : exact.unplaceable) unplaceable.add(u.key());
+    Map<Long, Long> fewest = cur;
+    ZkChecker.Attempt fewestA = curA;
+    Set<String> stuck = new HashSet<>(); // violations no move improved: the next round takes another one
+    while (curA.findings.total() > 0 && !curA.findings.overflowed() && budgetLeft()) {
+      Findings.Found f = null;
+      for (Findings.Found g : curA.findings.kept()) {
+        if (!stuck.contains(identity(g)) && (f == null || determinedAt(g) < determinedAt(f))) f = g;
+      }
+      if (f == null) break;
+      Map<Long, Long> best = null;
+      ZkChecker.Attempt bestA = null;
+      for (Map<Long, Long> move : moves(f, curA, cur, unplaceable)) {
+        if (!budgetLeft()) break;
+        replaysLeft--;
+        replays++;
+        ZkChecker.Attempt a = checker.attempt(history, move, false);
+        if (better(a, bestA == null ? curA : bestA)) {
+          best = move;
+          bestA = a;
+          if (a.findings.total() == 0) break;
+        }
+      }
+      if (best == null) {
+        stuck.add(identity(f));
+        continue;
+      }
+      assert better(bestA, curA) : "a kept move is progress";
+      cur = best;
+      curA = bestA;
+      stuck.clear();
+      if (curA.findings.total() < fewestA.findings.total()) {
+        fewest = cur;
+        fewestA = curA;
+      }
+    }
+    return new Repaired(fewest, fewestA);
+  }
+
+  /** Progress: the earliest violation lies later, or as early with fewer violations (a strict order: no cycles). */
+  private static boolean better(ZkChecker.Attempt a, ZkChecker.Attempt than) {
+    if (a.findings.overflowed()) return false;
+    if (a.findings.total() == 0) return than.findings.total() > 0;
+    long ea = earliest(a), et = earliest(than);
+    return ea != et ? ea > et : a.findings.total() < than.findings.total();
+  }
+
+  private static long earliest(ZkChecker.Attempt a) {
+    long min = Long.MAX_VALUE;
+    for (Findings.Found g : a.findings.kept()) min = Math.min(min, determinedAt(g));
+    return min;
+  }
+
+  /** The largest zxid a violation's witnesses name (Long.MAX_VALUE when one has none). */
+  private static long determinedAt(Findings.Found g) {
+    long max = 0;
+    for (Call c : g.witness()) {
+      long z = c.kind.isWrite() ? c.effectiveZxid() : (c.zxid == null ? -1 : c.zxid);
+      if (z < 0) return Long.MAX_VALUE;
+      max = Math.max(max, z);
+    }
+    return max;
+  }
+
+  private boolean budgetLeft() {
+    return replaysLeft > 0 && System.nanoTime() < deadlineNanos;
+  }
+
+  private static String identity(Findings.Found f) {
+    StringBuilder b = new StringBuilder(f.property().name());
+    f.witness().stream().mapToLong(Call::key).sorted().forEach(k -> b.append(' ').append(k));
+    return b.toString();
+  }
+
+  /** Candidate placements: one operation related to the violation moved (evicting any operation on its new slot). */
+  private List<Map<Long, Long>> moves(Findings.Found f, ZkChecker.Attempt a, Map<Long, Long> cur, Set<Long> unplaceable) {
+    Set<String> paths = new HashSet<>();
+    Set<Long> sessions = new HashSet<>();
+    TreeSet<Long> named = new TreeSet<>();
+    for (Call c : f.witness()) {
+      for (Call part : c.subs != null ? c.subs : List.of(c)) {
+        for (String p : ExhaustiveSearch.pathsOf(part)) {
+          paths.add(p);
+          if (!p.equals("/")) paths.add(ModelTree.parent(p)); // a sibling's create or delete moves the parent's children
+        }
+      }
+      if (c.session != null) sessions.add(c.session);
+      if (c.zxid != null) named.add(c.zxid);
+      if (c.kind.isWrite() && c.effectiveZxid() > 0) named.add(c.effectiveZxid());
+      if (c.stat != null) {
+        if (c.stat.czxid() != null) named.add(c.stat.czxid());
+        if (c.stat.mzxid() != null) named.add(c.stat.mzxid());
+        if (c.stat.pzxid() != null) named.add(c.stat.pzxid());
+      }
+    }
+    Set<Long> used = new HashSet<>();
+    Map<Long, Long> holder = new java.util.HashMap<>();
+    for (Map.Entry<Long, Long> e : cur.entrySet()) {
+      if (e.getValue() != InfoWrites.FORCED_ABSENT) {
+        used.add(e.getValue());
+        holder.put(e.getValue(), e.getKey());
+      }
+    }
+    List<Map<Long, Long>> out = new ArrayList<>();
+    for (Call c : a.indeterminate) {
+      if (unplaceable.contains(c.key()) || !related(c, paths, sessions)) continue;
+      Long at = cur.getOrDefault(c.key(), InfoWrites.FORCED_ABSENT);
+      long floor = c.invoke == null ? 0 : floors.floor(c.invokeTime);
+      Set<Long> targets = new java.util.LinkedHashSet<>();
+      targets.add(InfoWrites.FORCED_ABSENT);
+      for (long z = floor + 1, n = 0; n < 10_000; z++, n++) { // the first free zxid above the floor: soon after invocation
+        if (slot(z, a) && !used.contains(z)) {
+          targets.add(z);
+          break;
+        }
+      }
+      for (long w : named) {
+        if (w > floor && slot(w, a)) targets.add(w);
+        for (long z = w - 1, n = 0; z > floor && n < 10_000; z--, n++) { // the highest free zxid below w
+          if (slot(z, a) && !used.contains(z)) {
+            targets.add(z);
+            break;
+          }
+        }
+      }
+      for (long z : targets) {
+        if (z == at) continue;
+        Map<Long, Long> m = new TreeMap<>(cur);
+        m.put(c.key(), z);
+        Long other = z == InfoWrites.FORCED_ABSENT ? null : holder.get(z);
+        if (other != null && other != c.key()) m.put(other, InfoWrites.FORCED_ABSENT);
+        out.add(m);
+      }
+    }
+    return out;
+  }
+
+  /** A zxid an indeterminate operation may take: not a known write's, and not the epoch's zero counter. */
+  private static boolean slot(long z, ZkChecker.Attempt a) {
+    return (z & 0xffffffffL) != 0 && java.util.Arrays.binarySearch(a.knownZxids, z) < 0;
+  }
+
+  /** True when c changes the witness's paths, a parent or a child of one, or ends a witness's session. */
+  private static boolean related(Call c, Set<String> paths, Set<Long> sessions) {
+    if (c.kind == Call.Kind.SESSION_EXPIRED || c.kind == Call.Kind.CLOSE_SESSION) return c.session != null && sessions.contains(c.session);
+    for (Call part : c.subs != null ? c.subs : List.of(c)) {
+      for (String p : ExhaustiveSearch.pathsOf(part)) {
+        if (paths.contains(p) || paths.contains(ModelTree.parent(p))) return true;
+        for (String w : paths) if (!w.equals("/") && ModelTree.parent(w).equals(p)) return true;
+        if (part.prefixUnknown || part.sequential()) {
+          for (String w : paths) if (ModelTree.parent(w).equals(ModelTree.parent(p))) return true;
+        }
+      }
+    }
+    return false;
+  }
+}
