@@ -81,6 +81,8 @@ public final class Simulator {
     private final ElectionChecker elections = new ElectionChecker();
     private final SyncReadsChecker syncReads = new SyncReadsChecker();
     private final SessionExpiryChecker sessionExpiry = new SessionExpiryChecker();
+    /** ZabInvariantOnDeliver, for classic Zab ensembles; null otherwise. */
+    private final DeliveryChecker delivery;
 
     private long opsInvoked;
     private long opsOk;
@@ -118,6 +120,7 @@ public final class Simulator {
             for (int i = 0; i < servers.length; i++) {
                 voters.add((long) (SERVER + i));
             }
+            this.delivery = options.variant().acksFromMemory() ? null : new DeliveryChecker(voters);
             ZabConfig zab = new ZabConfig(voters, 20, 10, 50, options.variant(), 0.5, options.seed(),
                     options.committedLogCount()).withBugs(options.bugs());
             for (int i = 0; i < servers.length; i++) {
@@ -131,6 +134,7 @@ public final class Simulator {
             }
         } else {
             this.peers = null;
+            this.delivery = null;
             servers[0] = SERVER;
             nodes.add(new SimNode(SERVER, config, options, root.fork(), clock, network, trace, digests::proposed));
         }
@@ -260,6 +264,9 @@ public final class Simulator {
         sessionExpiry.afterStep(servingLeader(), clock.tick());
         if (options.ensemble()) {
             ensemble.afterStep(nodes);
+        }
+        if (delivery != null) {
+            delivery.afterStep(nodes);
         }
     }
 
