@@ -25,6 +25,8 @@ final class Coverage {
         CLIENT_REFUSED_LAST_ZXID("client refused: server behind its lastZxidSeen", Shape.ENSEMBLE),
         SESSION_EXPIRED_VIA_FOLLOWER("session expired whose client last held it on a follower", Shape.ENSEMBLE),
         SESSION_EXPIRED("session expired", Shape.ANY),
+        SESSION_ABANDONED("client died with its session open (targeted: it must expire)", Shape.ENSEMBLE),
+        SESSION_ABANDONED_ON_FOLLOWER("... a session the client held on a follower", Shape.ENSEMBLE),
         CRASH_UNSYNCED_LOG("NodeCrash with logged entries not yet on disk (ACK/fsync window)", Shape.CLASSIC),
         LEADER_CRASH_IN_DISCOVERY("leader crashes after LEADERINFO, before the ACKEPOCH quorum", Shape.ENSEMBLE),
         POWER_LOSS("power loss of every server", Shape.ENSEMBLE),

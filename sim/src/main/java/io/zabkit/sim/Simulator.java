@@ -208,6 +208,7 @@ public final class Simulator {
             maybePartition();
             maybeMoveClient();
             maybeMoveClientToLaggard();
+            maybeAbandonSession();
             network.maybeBreakConnections();
             if (peers != null) {
                 peers.maybeBreakLinks();
@@ -432,6 +433,28 @@ public final class Simulator {
                     + Txn.zxidString(client.lastZxidSeen()) + ") forced onto server " + laggard.address() + " at "
                     + Txn.zxidString(laggard.core().lastProcessedZxid()));
             client.moveTo(laggard.address());
+        }
+    }
+
+    /**
+     * Targeted: a client process dies without closing its session (kill -9: the socket closes, no
+     * closeSession) and a new process starts a new session. The abandoned session, wherever it was
+     * created, must expire on the leader with its ephemerals (SessionExpiry at the end of the run).
+     */
+    private void maybeAbandonSession() {
+        if (options.abandonProbability() <= 0 || !scenarios.chance(options.abandonProbability())) {
+            return;
+        }
+        SimClient client = clients.get(scenarios.between(0, clients.size() - 1));
+        ServerCore core = coreOf(client.server());
+        boolean onFollower = core != null && core.zab().isServingFollower();
+        long abandoned = client.abandonSession();
+        if (abandoned != 0) {
+            sessionExpiry.held(abandoned, clock.tick()); // held until now, never again
+            coverage.hit(Coverage.Branch.SESSION_ABANDONED);
+            if (onFollower) {
+                coverage.hit(Coverage.Branch.SESSION_ABANDONED_ON_FOLLOWER);
+            }
         }
     }
 

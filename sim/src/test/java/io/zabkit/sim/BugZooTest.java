@@ -53,6 +53,8 @@ class BugZooTest {
     void aLeaderExpiringOnlyItsOwnSessionsBreaksSessionExpiry() {
         SimResult r = firstCaught(Bug.LEADER_EXPIRES_OWN_SESSIONS_ONLY, 3, 40);
         assertEquals("SessionExpiry", r.violation().property(), r.report());
+        assertTrue(r.coverage().count(Coverage.Branch.SESSION_ABANDONED_ON_FOLLOWER) > 0
+                || r.coverage().count(Coverage.Branch.SESSION_EXPIRED_VIA_FOLLOWER) > 0, r.report());
     }
 
     @Test
