@@ -32,6 +32,9 @@ final class Coverage {
         POWER_LOSS("power loss of every server", Shape.ENSEMBLE),
         CRASH_DURABILITY_WINDOW("leader and followers without an acked write on disk crash, leader back last",
                 Shape.CLASSIC_ENSEMBLE),
+        LEADER_CUT_WITH_PROPOSALS("leader cut off with proposals in flight, healed as the next leads (targeted)",
+                Shape.CLASSIC_ENSEMBLE),
+        CRASH_AFTER_TRUNC("a server crashes soon after a TRUNC (targeted)", Shape.CLASSIC_ENSEMBLE),
         SYNC_ON_SERVER_BEHIND_WRITE("sync sent to a server behind a write just acknowledged", Shape.ENSEMBLE),
         PARTITION_SILENT("silent partition (links hold, timeouts must notice)", Shape.ENSEMBLE);
 

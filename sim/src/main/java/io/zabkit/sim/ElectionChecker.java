@@ -3,7 +3,9 @@ package io.zabkit.sim;
 import io.zabkit.txn.Txn;
 import io.zabkit.zab.Message.ServerState;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * LeaderElectionOrder: the elected leader's vote (currentEpoch, last zxid) is at least the vote of every
@@ -23,7 +25,7 @@ import java.util.Map;
  *
  * <p>Observed from outside after every step. A server's vote is what it had at its last LOOKING step
  * (while LOOKING its history does not change). Checked: every server that settles on a leader which is
- * still LOOKING at the end of that step, so that it cannot have joined an established leader (FLE lets a
+ * LOOKING both at the end of the step before and of that step, so that it cannot have joined an established leader (FLE lets a
  * server follow a quorum of settled servers behind a LEADING one without comparing votes; that
  * leader's TRUNC then cuts the follower's tail, and is not this property's business).
  */
@@ -49,6 +51,9 @@ final class ElectionChecker {
     /** The proposal (leader, and its vote) each LOOKING server's election holds; dropped with looking. */
     private final Map<Integer, Long> proposedLeader = new HashMap<>();
     private final Map<Integer, Vote> proposal = new HashMap<>();
+    /** Servers not LOOKING at the end of the previous step, and of this one so far. */
+    private Set<Integer> settledBefore = new HashSet<>();
+    private Set<Integer> settledNow = new HashSet<>();
     /** Followers that settled in this step, checked once every server of the step was observed. */
     private final Map<Integer, Settled> settled = new HashMap<>();
     private long checks;
@@ -88,6 +93,7 @@ final class ElectionChecker {
             }
             return;
         }
+        settledNow.add(server);
         claims.remove(server);
         Vote was = looking.remove(server);
         Long named = proposedLeader.remove(server);
@@ -101,8 +107,10 @@ final class ElectionChecker {
     void endStep() {
         for (Settled s : settled.values()) {
             Vote leaderVote = looking.get(s.leader());
-            if (leaderVote == null) {
-                continue; // the leader settled already: the follower may have joined it out of election
+            if (leaderVote == null || settledBefore.contains(s.leader())) {
+                // the leader settled already, or was settled (LEADING) when this step began and gave up
+                // within it: the follower may have joined it out of election
+                continue;
             }
             Vote claim = claims.get(s.leader());
             if (claim != null && claim.atLeast(leaderVote)) {
@@ -119,5 +127,7 @@ final class ElectionChecker {
             }
         }
         settled.clear();
+        settledBefore = settledNow;
+        settledNow = new HashSet<>();
     }
 }

@@ -104,6 +104,16 @@ class BugZooTest {
         joined.observe(2, ServerState.FOLLOWING, 1, 2, 0x200000009L);
         joined.endStep();
         assertEquals(0, joined.checks());
+        // ... also when that leader gives up within the step the follower joins it (5-server seed 40129:
+        // an ACKEPOCH ahead of it): it was LEADING when the step began
+        ElectionChecker gaveUp = new ElectionChecker();
+        gaveUp.observe(2, ServerState.LEADING, 2, 3, 0x300000003L);
+        gaveUp.observe(5, ServerState.LOOKING, -1, 4, 0x300000005L);
+        gaveUp.endStep();
+        gaveUp.observe(2, ServerState.LOOKING, -1, 3, 0x300000003L);
+        gaveUp.observe(5, ServerState.FOLLOWING, 2, 4, 0x300000005L);
+        gaveUp.endStep();
+        assertEquals(0, gaveUp.checks());
         // a follower that settled on a pre-crash vote for a restarted leader its peers carried (5-server
         // seed 20588): the leader already votes with what its log kept; discovery catches the gap
         ElectionChecker carried = new ElectionChecker();
