@@ -62,6 +62,8 @@ public final class Simulator {
     private final Map<Integer, Long> crashAfterTruncTicks = new java.util.TreeMap<>();
     /** The targeted cut-off follower (silently partitioned alone) a client is to be moved to, or -1. */
     private int cutOffFollower = -1;
+    /** Whether a client of the cut-off follower synced since the cut. */
+    private boolean cutOffSynced;
     private long partitions;
     private final List<SimClient> clients = new ArrayList<>();
     private final Map<Integer, Integer> eventProcess = new HashMap<>();
@@ -539,7 +541,7 @@ public final class Simulator {
             return;
         }
         if (peers == null || peers.partitioned() || options.laggardMoveProbability() <= 0
-                || !scenarios.chance(options.laggardMoveProbability() / 20)) {
+                || !scenarios.chance(options.laggardMoveProbability() / 5)) {
             return;
         }
         List<SimNode> serving = new ArrayList<>();
@@ -562,6 +564,7 @@ public final class Simulator {
         coverage.hit(Coverage.Branch.PARTITION_SILENT);
         partitionEndTick = clock.tick() + scenarios.between(30, 90);
         cutOffFollower = f.address();
+        cutOffSynced = false;
     }
 
     /** While the cut-off follower is cut off: moves the first client that saw more than it applied. */
@@ -572,11 +575,24 @@ public final class Simulator {
             cutOffFollower = -1;
             return;
         }
+        long applied = f.core().lastProcessedZxid();
         for (SimClient c : clients) {
-            if (c.server() != follower && c.lastZxidSeen() > f.core().lastProcessedZxid()) {
+            // a client of the cut-off follower syncs once a write it lacks was acknowledged elsewhere: the
+            // follower must not answer before it caught up with the leader (ZOOKEEPER-1675's window)
+            if (!cutOffSynced && c.server() == follower && durability.maxAckedZxid() > applied
+                    && c.invokeNow(ClientOp.of(ClientOp.Kind.SYNC, "/"))) {
+                cutOffSynced = true;
+                trace.event("client.sync-after-write", "client " + c.address() + " syncs on cut-off follower "
+                        + follower + " at " + Txn.zxidString(applied) + " after a write at "
+                        + Txn.zxidString(durability.maxAckedZxid()));
+                coverage.hit(Coverage.Branch.SYNC_ON_SERVER_BEHIND_WRITE);
+            }
+        }
+        for (SimClient c : clients) {
+            if (c.server() != follower && c.lastZxidSeen() > applied) {
                 trace.event("client.move", "client " + c.address() + " (lastZxidSeen "
                         + Txn.zxidString(c.lastZxidSeen()) + ") forced onto cut-off follower " + follower + " at "
-                        + Txn.zxidString(f.core().lastProcessedZxid()));
+                        + Txn.zxidString(applied));
                 c.moveTo(follower);
                 cutOffFollower = -1;
                 return;
