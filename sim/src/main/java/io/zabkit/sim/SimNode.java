@@ -41,6 +41,8 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
     private Coverage coverage;
     /** When this server last received a TRUNC (-1: never); reset by nothing, read by the scenarios. */
     private long truncTick = -1;
+    /** When this server last received a NEWLEADER (-1: never), read by the scenarios. */
+    private long newLeaderTick = -1;
     private final SimDisk logDisk;
     private final SimDisk snapshotDisk;
     private final Deque<SyncInFlight> syncs = new ArrayDeque<>();
@@ -238,6 +240,10 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
         return truncTick;
     }
 
+    long newLeaderTick() {
+        return newLeaderTick;
+    }
+
     void observe(Coverage coverage) {
         this.coverage = coverage;
     }
@@ -252,6 +258,8 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
         }
         if (m instanceof Message.Trunc) {
             truncTick = clock.tick();
+        } else if (m instanceof Message.NewLeader) {
+            newLeaderTick = clock.tick();
         }
         core.peerMessage(from, m);
         processReady();

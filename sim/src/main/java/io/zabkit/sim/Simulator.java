@@ -89,7 +89,7 @@ public final class Simulator {
     private final Map<Long, Boolean> sessionOnFollower = new HashMap<>();
 
     private final ProgressChecker progress = new ProgressChecker();
-    private final ElectionChecker elections = new ElectionChecker();
+    private final ElectionChecker elections;
     private final SyncReadsChecker syncReads = new SyncReadsChecker();
     private final SessionExpiryChecker sessionExpiry = new SessionExpiryChecker();
     /** ZabInvariantOnDeliver, for classic Zab ensembles; null otherwise. */
@@ -124,6 +124,7 @@ public final class Simulator {
         this.reads = new ReadChecker(Workload.readPaths(options.workload()));
         digests.listen(reads);
         this.ensemble = new EnsembleChecker(durability, ephemerals);
+        this.elections = new ElectionChecker(options.peerDelayTicksMax() + 1L);
         int[] servers = new int[options.serverCount()];
         if (options.ensemble()) {
             this.peers = new SimPeerNetwork(clock, root.fork(), options.peerNetwork(), trace);
@@ -217,6 +218,7 @@ public final class Simulator {
             maybeCrashLeaderInDiscovery();
             maybeCrashInDurabilityWindow();
             maybeCrashAfterTrunc();
+            maybeCrashInNewLeaderWindow();
             maybePartition();
             maybeMoveClient();
             maybeMoveClientToLaggard();
@@ -457,6 +459,42 @@ public final class Simulator {
                 coverage.hit(Coverage.Branch.LEADER_CUT_WITH_PROPOSALS);
                 return;
             }
+        }
+    }
+
+    /**
+     * Targeted, on the durability-window seeds (ZOOKEEPER-4643's window): a follower that has just been
+     * sent NEWLEADER, with the synced history not yet on its disk, loses power together with its leader;
+     * the follower comes back soon, the leader last. What the follower stored as its currentEpoch must
+     * not claim a history its disk lost, or it wins the next election over a server with the longer,
+     * committed history.
+     */
+    private void maybeCrashInNewLeaderWindow() {
+        if (options.windowCrashProbability() <= 0) {
+            return;
+        }
+        for (SimNode f : nodes) {
+            if (!f.isUp() || f.newLeaderTick() != clock.tick() - 1) {
+                continue;
+            }
+            io.zabkit.zab.Zab zab = f.core().zab();
+            if (zab.state() != io.zabkit.zab.Message.ServerState.FOLLOWING
+                    || zab.zabState() != io.zabkit.zab.Zab.ZabState.SYNCHRONIZATION
+                    || zab.lastPersisted() >= zab.lastLoggedZxid() || zab.leader() < 0) {
+                continue;
+            }
+            SimNode leader = nodes.get((int) zab.leader() - nodes.get(0).address());
+            if (!leader.isUp() || !mayCrash(f) || !mayCrash(leader)
+                    || !scenarios.chance(options.windowCrashProbability() / 4)) {
+                continue;
+            }
+            trace.event("NodeCrash", "NEWLEADER window: follower " + f.address() + " without its synced history on"
+                    + " disk and leader " + leader.address() + " lose power; the leader comes back last");
+            coverage.hit(Coverage.Branch.CRASH_NEWLEADER_WINDOW);
+            long back = clock.tick() + scenarios.between(1, 20);
+            crashAndRestartAt(f, back);
+            crashAndRestartAt(leader, back + scenarios.between(50, 300));
+            return;
         }
     }
 

@@ -114,6 +114,25 @@ class BugZooTest {
         gaveUp.observe(5, ServerState.FOLLOWING, 2, 4, 0x300000005L);
         gaveUp.endStep();
         assertEquals(0, gaveUp.checks());
+        // ... or gave up a few steps before, its LEADING notifications still in flight on a slow peer link
+        // (5-server seed 60246): within the links' maximum delay it is not judged, after it it is
+        ElectionChecker late = new ElectionChecker(3);
+        late.observe(3, ServerState.LEADING, 3, 2, 0x100000004L);
+        late.observe(4, ServerState.LOOKING, -1, 2, 0x200000001L);
+        late.endStep();
+        late.observe(3, ServerState.LOOKING, -1, 2, 0x100000004L);
+        late.endStep();
+        late.observe(4, ServerState.FOLLOWING, 3, 2, 0x200000001L);
+        late.endStep();
+        assertEquals(0, late.checks());
+        for (int i = 0; i < 3; i++) {
+            late.observe(3, ServerState.LOOKING, -1, 2, 0x100000004L);
+            late.observe(4, ServerState.LOOKING, -1, 2, 0x200000001L);
+            late.endStep();
+        }
+        late.observe(4, ServerState.FOLLOWING, 3, 2, 0x200000001L);
+        Violation tooLate = assertThrows(Violation.class, late::endStep);
+        assertEquals("LeaderElectionOrder", tooLate.property());
         // a follower that settled on a pre-crash vote for a restarted leader its peers carried (5-server
         // seed 20588): the leader already votes with what its log kept; discovery catches the gap
         ElectionChecker carried = new ElectionChecker();
