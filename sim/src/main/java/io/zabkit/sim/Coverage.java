@@ -25,11 +25,18 @@ final class Coverage {
         CLIENT_REFUSED_LAST_ZXID("client refused: server behind its lastZxidSeen", Shape.ENSEMBLE),
         SESSION_EXPIRED_VIA_FOLLOWER("session expired whose client last held it on a follower", Shape.ENSEMBLE),
         SESSION_EXPIRED("session expired", Shape.ANY),
+        SESSION_ABANDONED("client died with its session open (targeted: it must expire)", Shape.ENSEMBLE),
+        SESSION_ABANDONED_ON_FOLLOWER("... a session the client held on a follower", Shape.ENSEMBLE),
         CRASH_UNSYNCED_LOG("NodeCrash with logged entries not yet on disk (ACK/fsync window)", Shape.CLASSIC),
         LEADER_CRASH_IN_DISCOVERY("leader crashes after LEADERINFO, before the ACKEPOCH quorum", Shape.ENSEMBLE),
         POWER_LOSS("power loss of every server", Shape.ENSEMBLE),
         CRASH_DURABILITY_WINDOW("leader and followers without an acked write on disk crash, leader back last",
                 Shape.CLASSIC_ENSEMBLE),
+        LEADER_CUT_WITH_PROPOSALS("leader cut off with proposals in flight, healed as the next leads (targeted)",
+                Shape.CLASSIC_ENSEMBLE),
+        CRASH_NEWLEADER_WINDOW("a follower sent NEWLEADER, its synced history not on disk, crashes with its leader"
+                + " (targeted)", Shape.CLASSIC_ENSEMBLE),
+        CRASH_AFTER_TRUNC("a server crashes soon after a TRUNC (targeted)", Shape.CLASSIC_ENSEMBLE),
         SYNC_ON_SERVER_BEHIND_WRITE("sync sent to a server behind a write just acknowledged", Shape.ENSEMBLE),
         PARTITION_SILENT("silent partition (links hold, timeouts must notice)", Shape.ENSEMBLE);
 

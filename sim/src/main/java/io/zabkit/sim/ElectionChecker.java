@@ -23,7 +23,7 @@ import java.util.Map;
  *
  * <p>Observed from outside after every step. A server's vote is what it had at its last LOOKING step
  * (while LOOKING its history does not change). Checked: every server that settles on a leader which is
- * still LOOKING at the end of that step, so that it cannot have joined an established leader (FLE lets a
+ * LOOKING at the end of that step and not settled for longer than a peer message takes, so that it cannot have joined an established leader (FLE lets a
  * server follow a quorum of settled servers behind a LEADING one without comparing votes; that
  * leader's TRUNC then cuts the follower's tail, and is not this property's business).
  */
@@ -49,6 +49,25 @@ final class ElectionChecker {
     /** The proposal (leader, and its vote) each LOOKING server's election holds; dropped with looking. */
     private final Map<Integer, Long> proposedLeader = new HashMap<>();
     private final Map<Integer, Vote> proposal = new HashMap<>();
+    /**
+     * The last step at which each server was settled (not LOOKING). FLE lets a server follow on
+     * notifications a leader and its followers sent while settled, and a peer link delivers those up to
+     * {@code staleSteps} steps later: a leader settled that recently may have been joined out of election.
+     */
+    private final Map<Integer, Long> lastSettledStep = new HashMap<>();
+    private final long staleSteps;
+    private long step;
+
+    /** With a peer network that delivers within one step. */
+    ElectionChecker() {
+        this(1);
+    }
+
+    /** @param staleSteps the most steps a peer message may take (the peer links' maximum delay, plus one) */
+    ElectionChecker(long staleSteps) {
+        assert staleSteps >= 1 : "a message takes at least a step";
+        this.staleSteps = staleSteps;
+    }
     /** Followers that settled in this step, checked once every server of the step was observed. */
     private final Map<Integer, Settled> settled = new HashMap<>();
     private long checks;
@@ -88,6 +107,7 @@ final class ElectionChecker {
             }
             return;
         }
+        lastSettledStep.put(server, step);
         claims.remove(server);
         Vote was = looking.remove(server);
         Long named = proposedLeader.remove(server);
@@ -101,8 +121,11 @@ final class ElectionChecker {
     void endStep() {
         for (Settled s : settled.values()) {
             Vote leaderVote = looking.get(s.leader());
-            if (leaderVote == null) {
-                continue; // the leader settled already: the follower may have joined it out of election
+            Long settledAt = lastSettledStep.get(s.leader());
+            if (leaderVote == null || settledAt != null && step - settledAt <= staleSteps) {
+                // the leader settled already, or was settled (LEADING) so recently that notifications it
+                // sent then may still arrive: the follower may have joined it out of election
+                continue;
             }
             Vote claim = claims.get(s.leader());
             if (claim != null && claim.atLeast(leaderVote)) {
@@ -119,5 +142,6 @@ final class ElectionChecker {
             }
         }
         settled.clear();
+        step++;
     }
 }

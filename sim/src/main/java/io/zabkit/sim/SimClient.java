@@ -133,6 +133,31 @@ final class SimClient implements Endpoint {
     }
 
     /**
+     * A targeted fault: the client process dies (its socket closes, no closeSession) and a new one takes
+     * its place with a new session. The old session is abandoned, not ended: only its expiry, on the
+     * server, may remove it and its ephemerals (SessionExpiry). Returns the abandoned session (0: none).
+     */
+    long abandonSession() {
+        long abandoned = sessionId;
+        if (abandoned == 0 || closing) {
+            return 0;
+        }
+        if (connId >= 0) {
+            network.reset(connId, "client " + address + " dies, abandoning session 0x" + Long.toHexString(abandoned));
+        }
+        sessionId = 0;
+        password = null;
+        lastZxidSeen = 0; // a new client process: a new handle
+        knownVersions.clear();
+        ownSequential.clear();
+        dataWatches.clear();
+        existWatches.clear();
+        childWatches.clear();
+        trace.event("client.abandon", "client " + address + " abandons session 0x" + Long.toHexString(abandoned));
+        return abandoned;
+    }
+
+    /**
      * A targeted request: issues {@code op} now if the client is connected with a free pipeline slot.
      * @return whether it went out
      */

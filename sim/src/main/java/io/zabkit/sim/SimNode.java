@@ -9,6 +9,7 @@ import io.zabkit.txn.Txn;
 import io.zabkit.zab.Message;
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.function.Consumer;
@@ -38,6 +39,10 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
     private final SimPeerNetwork peers;
     private final Consumer<Txn> applied;
     private Coverage coverage;
+    /** When this server last received a TRUNC (-1: never); reset by nothing, read by the scenarios. */
+    private long truncTick = -1;
+    /** When this server last received a NEWLEADER (-1: never), read by the scenarios. */
+    private long newLeaderTick = -1;
     private final SimDisk logDisk;
     private final SimDisk snapshotDisk;
     private final Deque<SyncInFlight> syncs = new ArrayDeque<>();
@@ -231,6 +236,14 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
     // ------------------------------------------------------------------ SimPeerNetwork.Peer
 
     /** Counts the protocol branches the messages this server receives reach. */
+    long truncTick() {
+        return truncTick;
+    }
+
+    long newLeaderTick() {
+        return newLeaderTick;
+    }
+
     void observe(Coverage coverage) {
         this.coverage = coverage;
     }
@@ -242,6 +255,11 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
         }
         if (coverage != null) {
             countBranch(m);
+        }
+        if (m instanceof Message.Trunc) {
+            truncTick = clock.tick();
+        } else if (m instanceof Message.NewLeader) {
+            newLeaderTick = clock.tick();
         }
         core.peerMessage(from, m);
         processReady();
@@ -335,6 +353,21 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
         }
     }
 
+    /**
+     * As the runtime's event loop does after a truncate or an install: an fsync in flight for entries the
+     * log no longer holds reports at most the new end, so the core never hears that a zxid it cut (or
+     * one appended after the cut, not yet synced) is durable.
+     */
+    private void lowerSyncsInFlight(long end) {
+        List<SyncInFlight> lowered = new ArrayList<>();
+        for (SyncInFlight s : syncs) {
+            lowered.add(new SyncInFlight(s.doneTick(), Math.min(s.zxid(), end)));
+        }
+        syncs.clear();
+        syncs.addAll(lowered);
+        assert syncs.stream().allMatch(s -> s.zxid() <= end) : "a sync in flight above the new end of the log";
+    }
+
     private void persist(Ready ready) throws IOException {
         if (ready.truncateAfter() != Ready.NO_TRUNCATE) {
             storage.truncate(ready.truncateAfter());
@@ -344,6 +377,10 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
             storage.installSnapshot(ready.installSnapshot());
             trace.event("node.installSnapshot", "node " + address + " at "
                     + Txn.zxidString(ready.installSnapshot().zxid()));
+        }
+        long end = ready.installSnapshot() != null ? ready.installSnapshot().zxid() : ready.truncateAfter();
+        if (end != Ready.NO_TRUNCATE) {
+            lowerSyncsInFlight(end);
         }
         if (ready.epochs() != null) {
             storage.writeEpochs(ready.epochs().acceptedEpoch(), ready.epochs().currentEpoch());

@@ -53,6 +53,7 @@ record SimOptions(
         double windowCrashProbability,
         double syncAfterWriteProbability,
         double laggardMoveProbability,
+        double abandonProbability,
         Set<Bug> bugs) {
 
     static final int TICK_TIME_MS = 100;
@@ -89,7 +90,7 @@ record SimOptions(
                 p.pick(0.0, 0.5, 0.9),
                 p.pick(0.0, 0.0, 0.001, 0.01),
                 diskMode,
-                1, 0.0, 0, 0.0, 1, Variant.Zab, ZabConfig.COMMITTED_LOG_COUNT, true, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, Set.of());
+                1, 0.0, 0, 0.0, 1, Variant.Zab, ZabConfig.COMMITTED_LOG_COUNT, true, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, Set.of());
     }
 
     /**
@@ -117,6 +118,7 @@ record SimOptions(
         double windowCrash = targeted.pick(0.0, 0.0, 0.3, 1.0);
         double syncAfterWrite = targeted.pick(0.0, 0.0, 1.0, 1.0);
         double laggardMove = targeted.pick(0.0, 0.0, 0.02, 0.1);
+        double abandon = targeted.pick(0.0, 0.0, 0.003, 0.01);
         // the durability window is open only while fsyncs take time: its seeds have slow disks
         double syncDelayMean = windowCrash > 0 ? Math.max(base.syncDelayTicksMean, 4.0) : base.syncDelayTicksMean;
         int syncDelayMax = windowCrash > 0 ? Math.max(base.syncDelayTicksMax, 20) : base.syncDelayTicksMax;
@@ -127,7 +129,7 @@ record SimOptions(
                 syncDelayMax, base.snapCount, base.snapRetainCount, clientDelayMean, clientDelayMax,
                 base.splitProbability, base.coalesceProbability, base.connectionBreakProbability, diskMode, servers,
                 partition, partitionTicks, peerLinkDelayMean, peerLinkDelayMax, variant, committedLog, true, crash / 10,
-                discoveryCrash, clientMove, windowCrash, syncAfterWrite, laggardMove, Set.of());
+                discoveryCrash, clientMove, windowCrash, syncAfterWrite, laggardMove, abandon, Set.of());
     }
 
     /** The same run with power losses of the whole ensemble at this rate per tick (and nothing else changed). */
@@ -139,7 +141,7 @@ record SimOptions(
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, probability, discoveryCrashProbability, clientMoveProbability,
-                windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, bugs);
+                windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, abandonProbability, bugs);
     }
 
     boolean ensemble() {
@@ -155,7 +157,8 @@ record SimOptions(
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
-                clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, bugs);
+                clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
+                abandonProbability, bugs);
     }
 
     /** The same run without server faults (no crash, power loss or partition): trace validation's first shape. */
@@ -167,7 +170,7 @@ record SimOptions(
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 0.0, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, 0.0, 0.0, clientMoveProbability, 0.0, syncAfterWriteProbability,
-                laggardMoveProbability, bugs);
+                laggardMoveProbability, abandonProbability, bugs);
     }
 
     /**
@@ -184,7 +187,7 @@ record SimOptions(
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, false, powerLossProbability, discoveryCrashProbability, clientMoveProbability,
-                windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, bugs);
+                windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, abandonProbability, bugs);
     }
 
     /**
@@ -205,16 +208,18 @@ record SimOptions(
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
-                clientMoveProbability, 0.0, 0.0, 0.0, bugs);
+                clientMoveProbability, 0.0, 0.0, 0.0, 0.0, bugs);
     }
 
     /** Whether the targeted scenarios of issue 13 were turned off on a seed that drew some of them. */
     private boolean scenariosTurnedOff() {
-        if (!ensemble() || windowCrashProbability + syncAfterWriteProbability + laggardMoveProbability > 0) {
+        if (!ensemble() || windowCrashProbability + syncAfterWriteProbability + laggardMoveProbability
+                + abandonProbability > 0) {
             return false;
         }
         SimOptions drawn = fromSeed(seed, ticksMax, diskMode, serverCount, variant);
-        return drawn.windowCrashProbability + drawn.syncAfterWriteProbability + drawn.laggardMoveProbability > 0;
+        return drawn.windowCrashProbability + drawn.syncAfterWriteProbability + drawn.laggardMoveProbability
+                + drawn.abandonProbability > 0;
     }
 
     /** The same run with these bug-zoo switches planted in every server (nothing else changed). */
@@ -227,7 +232,7 @@ record SimOptions(
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
                 clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
-                Set.copyOf(planted));
+                abandonProbability, Set.copyOf(planted));
     }
 
     /** The VOPR-style header: the seed and every option it drew, one line. */
@@ -242,7 +247,7 @@ record SimOptions(
                         + "partitionProbability=%.3f partitionTicksMax=%d peerDelayTicksMean=%.1f peerDelayTicksMax=%d "
                         + "variant=%s committedLogCount=%d honourFaultAssumption=%b powerLossProbability=%.4f "
                         + "discoveryCrashProbability=%.2f clientMoveProbability=%.2f windowCrashProbability=%.2f "
-                        + "syncAfterWriteProbability=%.2f laggardMoveProbability=%.3f",
+                        + "syncAfterWriteProbability=%.2f laggardMoveProbability=%.3f abandonProbability=%.3f",
                 seed, ticksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs, reconnectDelayTicksMax,
                 opProbability, clientPauseProbability, clientPauseTicksMax, keyCount, writeFraction, multiProbability,
                 closeSessionProbability, crashProbability, restartDelayTicksMax, tornWriteProbability,
@@ -250,8 +255,8 @@ record SimOptions(
                 splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
-                clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability)
-                + (bugs.isEmpty() ? "" : " bugs=" + bugs);
+                clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
+                abandonProbability) + (bugs.isEmpty() ? "" : " bugs=" + bugs);
     }
 
     /** The simulator flags that re-create these options beyond the seed's draws ("" for none). */

@@ -53,6 +53,17 @@ public final class Simulator {
     /** A client moves to the server a silent partition cut off, at this tick (-1: none planned). */
     private long clientMoveTick = -1;
     private int clientMoveTarget;
+    /**
+     * Targeted: the leader cut off (links broken) with proposals in flight, healed as soon as another
+     * server leads; -1: none.
+     */
+    private int isolatedLeader = -1;
+    /** Servers to crash at a tick, after a TRUNC (targeted; address -> tick). */
+    private final Map<Integer, Long> crashAfterTruncTicks = new java.util.TreeMap<>();
+    /** The targeted cut-off follower (silently partitioned alone) a client is to be moved to, or -1. */
+    private int cutOffFollower = -1;
+    /** Whether a client of the cut-off follower synced since the cut. */
+    private boolean cutOffSynced;
     private long partitions;
     private final List<SimClient> clients = new ArrayList<>();
     private final Map<Integer, Integer> eventProcess = new HashMap<>();
@@ -78,9 +89,11 @@ public final class Simulator {
     private final Map<Long, Boolean> sessionOnFollower = new HashMap<>();
 
     private final ProgressChecker progress = new ProgressChecker();
-    private final ElectionChecker elections = new ElectionChecker();
+    private final ElectionChecker elections;
     private final SyncReadsChecker syncReads = new SyncReadsChecker();
     private final SessionExpiryChecker sessionExpiry = new SessionExpiryChecker();
+    /** ZabInvariantOnDeliver, for classic Zab ensembles; null otherwise. */
+    private final DeliveryChecker delivery;
 
     private long opsInvoked;
     private long opsOk;
@@ -111,6 +124,7 @@ public final class Simulator {
         this.reads = new ReadChecker(Workload.readPaths(options.workload()));
         digests.listen(reads);
         this.ensemble = new EnsembleChecker(durability, ephemerals);
+        this.elections = new ElectionChecker(options.peerDelayTicksMax() + 1L);
         int[] servers = new int[options.serverCount()];
         if (options.ensemble()) {
             this.peers = new SimPeerNetwork(clock, root.fork(), options.peerNetwork(), trace);
@@ -118,6 +132,7 @@ public final class Simulator {
             for (int i = 0; i < servers.length; i++) {
                 voters.add((long) (SERVER + i));
             }
+            this.delivery = options.variant().acksFromMemory() ? null : new DeliveryChecker(voters);
             ZabConfig zab = new ZabConfig(voters, 20, 10, 50, options.variant(), 0.5, options.seed(),
                     options.committedLogCount()).withBugs(options.bugs());
             for (int i = 0; i < servers.length; i++) {
@@ -131,6 +146,7 @@ public final class Simulator {
             }
         } else {
             this.peers = null;
+            this.delivery = null;
             servers[0] = SERVER;
             nodes.add(new SimNode(SERVER, config, options, root.fork(), clock, network, trace, digests::proposed));
         }
@@ -201,9 +217,13 @@ public final class Simulator {
             maybeCrashOrRestart();
             maybeCrashLeaderInDiscovery();
             maybeCrashInDurabilityWindow();
+            maybeCrashAfterTrunc();
+            maybeCrashInNewLeaderWindow();
             maybePartition();
             maybeMoveClient();
             maybeMoveClientToLaggard();
+            maybeCutOffFollower();
+            maybeAbandonSession();
             network.maybeBreakConnections();
             if (peers != null) {
                 peers.maybeBreakLinks();
@@ -260,6 +280,9 @@ public final class Simulator {
         sessionExpiry.afterStep(servingLeader(), clock.tick());
         if (options.ensemble()) {
             ensemble.afterStep(nodes);
+        }
+        if (delivery != null) {
+            delivery.afterStep(nodes);
         }
     }
 
@@ -358,6 +381,121 @@ public final class Simulator {
         }
         crashAndRestartAt(leader, othersBackBy + scenarios.between(50, 300));
         assert restartTicks.get(leader.address()) > othersBackBy : "the leader must come back last";
+
+    }
+
+    /**
+     * Targeted, on the durability-window seeds (whose leader comes back last with a log ahead, and is
+     * sent a TRUNC): a server that was just told to TRUNC crashes a little later, once it synced: what
+     * it recovers must be the truncated log, not the entries the leader cut.
+     */
+    private void maybeCrashAfterTrunc() {
+        if (options.windowCrashProbability() <= 0) {
+            return;
+        }
+        maybeIsolateProposingLeader();
+        for (SimNode n : nodes) {
+            if (n.isUp() && n.truncTick() == clock.tick() - 1 && !crashAfterTruncTicks.containsKey(n.address())
+                    && scenarios.chance(0.8)) {
+                crashAfterTruncTicks.put(n.address(), clock.tick() + scenarios.between(5, 60));
+            }
+        }
+        for (java.util.Iterator<Map.Entry<Integer, Long>> it = crashAfterTruncTicks.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Integer, Long> e = it.next();
+            SimNode n = nodes.get(e.getKey() - nodes.get(0).address());
+            if (clock.tick() < e.getValue()) {
+                continue;
+            }
+            it.remove();
+            if (n.isUp() && mayCrash(n)) {
+                trace.event("NodeCrash", "server " + n.address() + " crashes after the TRUNC it was sent");
+                coverage.hit(Coverage.Branch.CRASH_AFTER_TRUNC);
+                crashAndRestartAt(n, clock.tick() + scenarios.between(1, 50));
+            }
+        }
+    }
+
+    /**
+     * Targeted, on the durability-window seeds: the leader is cut off (its links break, losing what is
+     * in flight) while proposals it logged have not all reached a follower; the others elect a new
+     * leader, and the partition heals as that leader begins discovery, before it proposes: the old
+     * leader's log is ahead of the new leader's, so it is sent a TRUNC (ZooKeeper's truncation path).
+     */
+    private void maybeIsolateProposingLeader() {
+        if (isolatedLeader >= 0) {
+            if (!peers.partitioned()) {
+                isolatedLeader = -1;
+                return;
+            }
+            for (SimNode n : nodes) {
+                if (n.address() != isolatedLeader && n.isUp()
+                        && n.core().zab().state() == io.zabkit.zab.Message.ServerState.LEADING
+                        && n.core().zab().zabState() != io.zabkit.zab.Zab.ZabState.BROADCAST) {
+                    trace.event("PartitionRecover", "server " + n.address() + " begins to lead: the cut-off leader "
+                            + isolatedLeader + " may rejoin");
+                    recoverPartition();
+                    isolatedLeader = -1;
+                    return;
+                }
+            }
+            return;
+        }
+        if (peers == null || peers.partitioned()) {
+            return;
+        }
+        for (SimNode n : nodes) {
+            io.zabkit.zab.Zab zab = n.isUp() ? n.core().zab() : null;
+            if (zab != null && zab.isServingLeader() && zab.lastLoggedZxid() > zab.lastCommitted()
+                    && scenarios.chance(options.windowCrashProbability() / 10)) {
+                java.util.Set<Integer> all = new java.util.TreeSet<>();
+                nodes.forEach(x -> all.add(x.address()));
+                history.nemesis("PartitionStart", "[:node" + n.address() + "]");
+                trace.event("PartitionStart", "cut leader " + n.address() + " with proposals up to "
+                        + Txn.zxidString(zab.lastLoggedZxid()) + " in flight (links break); healed as another leads");
+                peers.partition(java.util.Set.of(n.address()), all, false);
+                partitions++;
+                partitionEndTick = clock.tick() + 400; // a bound: normally healed as the next leader starts
+                isolatedLeader = n.address();
+                coverage.hit(Coverage.Branch.LEADER_CUT_WITH_PROPOSALS);
+                return;
+            }
+        }
+    }
+
+    /**
+     * Targeted, on the durability-window seeds (ZOOKEEPER-4643's window): a follower that has just been
+     * sent NEWLEADER, with the synced history not yet on its disk, loses power together with its leader;
+     * the follower comes back soon, the leader last. What the follower stored as its currentEpoch must
+     * not claim a history its disk lost, or it wins the next election over a server with the longer,
+     * committed history.
+     */
+    private void maybeCrashInNewLeaderWindow() {
+        if (options.windowCrashProbability() <= 0) {
+            return;
+        }
+        for (SimNode f : nodes) {
+            if (!f.isUp() || f.newLeaderTick() != clock.tick() - 1) {
+                continue;
+            }
+            io.zabkit.zab.Zab zab = f.core().zab();
+            if (zab.state() != io.zabkit.zab.Message.ServerState.FOLLOWING
+                    || zab.zabState() != io.zabkit.zab.Zab.ZabState.SYNCHRONIZATION
+                    || zab.lastPersisted() >= zab.lastLoggedZxid() || zab.leader() < 0) {
+                continue;
+            }
+            SimNode leader = nodes.get((int) zab.leader() - nodes.get(0).address());
+            if (!leader.isUp() || !mayCrash(f) || !mayCrash(leader)
+                    || !scenarios.chance(options.windowCrashProbability() / 4)) {
+                continue;
+            }
+            trace.event("NodeCrash", "NEWLEADER window: follower " + f.address() + " without its synced history on"
+                    + " disk and leader " + leader.address() + " lose power; the leader comes back last");
+            coverage.hit(Coverage.Branch.CRASH_NEWLEADER_WINDOW);
+            long back = clock.tick() + scenarios.between(1, 20);
+            crashAndRestartAt(f, back);
+            crashAndRestartAt(leader, back + scenarios.between(50, 300));
+            return;
+        }
     }
 
     private void crashAndRestartAt(SimNode n, long tick) {
@@ -425,6 +563,100 @@ public final class Simulator {
                     + Txn.zxidString(client.lastZxidSeen()) + ") forced onto server " + laggard.address() + " at "
                     + Txn.zxidString(laggard.core().lastProcessedZxid()));
             client.moveTo(laggard.address());
+        }
+    }
+
+    /**
+     * Targeted (the issue's "silent partition of one follower followed by a forced client move"): a
+     * serving follower is cut off silently (its links hold; it keeps serving until its timeouts notice),
+     * the others go on committing, and once a client on another server has seen a zxid the follower
+     * lacks, that client is moved onto it: the follower must refuse it (lastZxidSeen) rather than show
+     * it an older state. Drawn on the seeds that move clients to laggards.
+     */
+    private void maybeCutOffFollower() {
+        if (cutOffFollower >= 0) {
+            moveClientAheadOf(cutOffFollower);
+            return;
+        }
+        if (peers == null || peers.partitioned() || options.laggardMoveProbability() <= 0
+                || !scenarios.chance(options.laggardMoveProbability() / 5)) {
+            return;
+        }
+        List<SimNode> serving = new ArrayList<>();
+        for (SimNode n : nodes) {
+            if (n.isUp() && n.core().zab().isServingFollower()) {
+                serving.add(n);
+            }
+        }
+        if (serving.isEmpty()) {
+            return;
+        }
+        SimNode f = serving.get(scenarios.between(0, serving.size() - 1));
+        java.util.Set<Integer> all = new java.util.TreeSet<>();
+        nodes.forEach(n -> all.add(n.address()));
+        history.nemesis("PartitionStart", "[:node" + f.address() + "]");
+        trace.event("PartitionStart", "cut follower " + f.address() + " from the rest of " + all
+                + " (silently: links hold, timeouts must notice); a client that saw more is to move onto it");
+        peers.partition(java.util.Set.of(f.address()), all, true);
+        partitions++;
+        coverage.hit(Coverage.Branch.PARTITION_SILENT);
+        partitionEndTick = clock.tick() + scenarios.between(30, 90);
+        cutOffFollower = f.address();
+        cutOffSynced = false;
+    }
+
+    /** While the cut-off follower is cut off: moves the first client that saw more than it applied. */
+    private void moveClientAheadOf(int follower) {
+        SimNode f = nodes.get(follower - nodes.get(0).address());
+        assert f.address() == follower : "nodes are numbered from the first address";
+        if (!peers.partitioned() || !f.isUp()) {
+            cutOffFollower = -1;
+            return;
+        }
+        long applied = f.core().lastProcessedZxid();
+        for (SimClient c : clients) {
+            // a client of the cut-off follower syncs once a write it lacks was acknowledged elsewhere: the
+            // follower must not answer before it caught up with the leader (ZOOKEEPER-1675's window)
+            if (!cutOffSynced && c.server() == follower && durability.maxAckedZxid() > applied
+                    && c.invokeNow(ClientOp.of(ClientOp.Kind.SYNC, "/"))) {
+                cutOffSynced = true;
+                trace.event("client.sync-after-write", "client " + c.address() + " syncs on cut-off follower "
+                        + follower + " at " + Txn.zxidString(applied) + " after a write at "
+                        + Txn.zxidString(durability.maxAckedZxid()));
+                coverage.hit(Coverage.Branch.SYNC_ON_SERVER_BEHIND_WRITE);
+            }
+        }
+        for (SimClient c : clients) {
+            if (c.server() != follower && c.lastZxidSeen() > applied) {
+                trace.event("client.move", "client " + c.address() + " (lastZxidSeen "
+                        + Txn.zxidString(c.lastZxidSeen()) + ") forced onto cut-off follower " + follower + " at "
+                        + Txn.zxidString(applied));
+                c.moveTo(follower);
+                cutOffFollower = -1;
+                return;
+            }
+        }
+    }
+
+    /**
+     * Targeted: a client process dies without closing its session (kill -9: the socket closes, no
+     * closeSession) and a new process starts a new session. The abandoned session, wherever it was
+     * created, must expire on the leader with its ephemerals (SessionExpiry at the end of the run).
+     */
+    private void maybeAbandonSession() {
+        if (options.abandonProbability() <= 0 || !scenarios.chance(options.abandonProbability())) {
+            return;
+        }
+        SimClient client = clients.get(scenarios.between(0, clients.size() - 1));
+        ServerCore core = coreOf(client.server());
+        boolean onFollower = core != null && core.zab().isServingFollower();
+        long abandoned = client.abandonSession();
+        if (abandoned != 0) {
+            sessionExpiry.held(abandoned, clock.tick()); // held until now, never again
+            coverage.hit(Coverage.Branch.SESSION_ABANDONED);
+            if (onFollower) {
+                coverage.hit(Coverage.Branch.SESSION_ABANDONED_ON_FOLLOWER);
+            }
         }
     }
 
