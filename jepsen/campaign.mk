@@ -95,4 +95,5 @@ SOAK_ARGS ?=
 soak: campaign-deps ## SOAK_MINUTES (60) of load and rotating faults incl. disk full, slow client, stray peer; read-back of every acknowledged write
 	@$(ENSURE) util-linux
 	$(LEIN) run test --system $(SOAK_SYSTEM) --workload soak --nemesis $(SOAK_NEMESIS) --nodes 3 \
-	  --time-limit $$(( $(SOAK_MINUTES) * 60 )) --nemesis-interval 15 --rate 40 --concurrency 6 --strict $(SOAK_ARGS)
+	  --time-limit $$(( $(SOAK_MINUTES) * 60 )) --nemesis-interval 15 --rate 40 --concurrency 6 --controller-heap-mb 4096 \
+	  --strict $(SOAK_ARGS)

@@ -69,6 +69,8 @@
     :validate [#(and % (< 0 % 1)) "must be in (0, 1)"]]
    [nil "--disk-mb MB" "netns backend: each node's dataDir on a tmpfs of MB MiB (the disk nemesis fills it; default 1024 when that nemesis is on)"
     :parse-fn parse-long :validate [#(and % (<= 16 % 65536)) "must be 16..65536"]]
+   [nil "--controller-heap-mb MB" "heap of the JVM that runs the clients and the checkers (a soak's hour of history needs more than the default)"
+    :default 1024 :parse-fn parse-long :validate [#(and % (<= 256 % 16384)) "must be 256..16384"]]
    [nil "--backend B" "netns (default), docker or ssh" :default :netns :parse-fn keyword
     :validate [#{:netns :docker :ssh} "must be netns, docker or ssh"]]
    [nil "--ssh-hosts LIST" "ssh backend: comma-separated host names (as many as --nodes)" :default nil]
@@ -192,7 +194,7 @@
       (when-let [mb (:disk-mb opts)]
         (db/mount-disks! store (:run-id opts) (nodes/node-names nodes-impl) mb))
       (let [argv (nodes/controller-argv nodes-impl
-                                        ["java" "-Xmx1g" "-Djava.awt.headless=true"
+                                        ["java" (str "-Xmx" (:controller-heap-mb opts) "m") "-Djava.awt.headless=true"
                                          "-cp" (System/getProperty "java.class.path")
                                          "clojure.main" "-m" "zabkit.campaign.cli" "inside" (.getPath opts-file)])
             p (.start (doto (ProcessBuilder. ^java.util.List argv) (.inheritIO)))
