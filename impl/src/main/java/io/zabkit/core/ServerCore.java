@@ -526,6 +526,7 @@ public final class ServerCore implements Replica, Effects {
     @Override
     public void startServing(boolean leading) {
         prep = new Prep(tree, sessions, config.maxBufferBytes(), clientAuth.providerSchemes()); // no pending changes of an older leader
+        sessions.forgetPipeline(); // nor its sessions in creation or closing
         if (leading) {
             sessions.touchAll(nowMs); // a new leader gives every session a full timeout to reconnect
             lastContainerCheckMs = nowMs;

@@ -127,6 +127,23 @@ public final class Sessions {
         }
     }
 
+    /**
+     * A new term of serving: the createSession and closeSession transactions this server had in its
+     * pipeline may never commit (a leader that lost its quorum, a truncated log), and those that do
+     * are applied anyway. Kept, a session stuck in "closing" was never expired again by this server
+     * as leader (simulator, 5 servers, seed 90004: an orphaned session open for good). ZooKeeper's
+     * new leader likewise rebuilds its session tracker from the data tree.
+     */
+    public void forgetPipeline() {
+        closing.clear();
+        creating.clear();
+        assert expiredIgnoresNothing() : "no session left out of expiry";
+    }
+
+    private boolean expiredIgnoresNothing() {
+        return closing.isEmpty();
+    }
+
     public void markClosing(long sessionId) {
         closing.add(sessionId);
     }
