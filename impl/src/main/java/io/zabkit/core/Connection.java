@@ -53,8 +53,6 @@ final class Connection {
     long packetsSent;
     /** Reply bytes (answers and notifications) made for this connection since the runtime last said its output drained. */
     long replyBytesSinceDrained;
-    /** The core stopped answering this connection's queued requests until the runtime says its output drained. */
-    boolean heldForOutput;
     long lastZxid;
     String lastOp = "NA";
     /** This connection's SASL exchange, from its first op 102 (null before, or without SASL). */

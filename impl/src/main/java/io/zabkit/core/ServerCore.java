@@ -268,23 +268,28 @@ public final class ServerCore implements Replica, Effects {
      * a thousand 512 KiB replies at once: OutOfMemoryError. The runtime's own high-water mark.
      */
     public static final int REPLY_BYTES_BEFORE_HOLD = 1 << 20;
+    /** Connections held by drain (see {@link #heldConnections}); invariant: each is a live connection. */
+    private final Set<Long> heldForOutput = new java.util.LinkedHashSet<>();
 
-    /** Whether the core holds connId's queued replies until {@link #outputDrained}. */
-    public boolean holdsRepliesFor(long connId) {
-        Connection conn = connections.get(connId);
-        return conn != null && conn.heldForOutput;
+    /**
+     * Connections whose queued replies the core holds until {@link #outputDrained}, in the order held. A hold
+     * may come from a drain that made no reply (the bound was reached by earlier ones), so the runtime reads
+     * this set rather than looking only at connections that got replies.
+     */
+    public Set<Long> heldConnections() {
+        return java.util.Collections.unmodifiableSet(heldForOutput);
     }
 
     /** The runtime sent (or dropped) connId's replies down to its low-water mark: answer what waits. */
     public void outputDrained(long connId) {
         Connection conn = connections.get(connId);
+        heldForOutput.remove(connId);
         if (conn == null) {
             return;
         }
         conn.replyBytesSinceDrained = 0;
-        conn.heldForOutput = false;
         drain(conn);
-        assert !conn.heldForOutput || conn.replyBytesSinceDrained >= REPLY_BYTES_BEFORE_HOLD
+        assert !heldForOutput.contains(connId) || conn.replyBytesSinceDrained >= REPLY_BYTES_BEFORE_HOLD
                 : "held only over the bound";
     }
 
@@ -895,7 +900,7 @@ public final class ServerCore implements Replica, Effects {
     private void drain(Connection conn) {
         while (!conn.queue.isEmpty() && conn.phase != Connection.Phase.CLOSED) {
             if (conn.replyBytesSinceDrained >= REPLY_BYTES_BEFORE_HOLD) {
-                conn.heldForOutput = true; // the rest waits until outputDrained: never build what nobody reads
+                heldForOutput.add(conn.id); // the rest waits until outputDrained: never build what nobody reads
                 return;
             }
             Connection.Pending p = conn.queue.peekFirst();
@@ -1003,6 +1008,7 @@ public final class ServerCore implements Replica, Effects {
     private void forget(Connection conn) {
         conn.phase = Connection.Phase.CLOSED;
         connections.remove(conn.id);
+        heldForOutput.remove(conn.id);
         tree.watches().removeWatcher(conn.id);
         Long bound = connectionBySession.get(conn.sessionId);
         if (bound != null && bound == conn.id) {

@@ -27,9 +27,9 @@ public interface Core extends PeerEvents {
 
     boolean hasReady();
 
-    /** Whether the core holds connId's queued replies until {@link #outputDrained} (ServerCore.REPLY_BYTES_BEFORE_HOLD). */
-    default boolean holdsRepliesFor(long connId) {
-        return false;
+    /** Connections whose queued replies the core holds until {@link #outputDrained} (ServerCore.REPLY_BYTES_BEFORE_HOLD). */
+    default java.util.Set<Long> heldConnections() {
+        return java.util.Set.of();
     }
 
     /** connId's unsent output fell below the low-water mark: the core may answer what it held. */

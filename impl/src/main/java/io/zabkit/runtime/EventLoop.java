@@ -93,8 +93,6 @@ final class EventLoop implements Runnable {
     private final Set<ClientConnection> dirty = new LinkedHashSet<>();
     /** Connections with bytes the core has not been handed (waiting on a bound, or a partial packet). */
     private final Set<ClientConnection> backlogged = new LinkedHashSet<>();
-    /** Connections whose queued replies the core holds until their output drains (Core#holdsRepliesFor). */
-    private final Set<ClientConnection> heldByCore = new LinkedHashSet<>();
     /** Connections without a handshake yet, in accept order (so by deadline). */
     private final Map<Long, ClientConnection> handshaking = new java.util.LinkedHashMap<>();
     /** Invariant: the sum of gate.outstanding() over connections. */
@@ -272,8 +270,9 @@ final class EventLoop implements Runnable {
         }
         updateBackpressure();
         assert outstandingTotal >= 0 : "outstanding requests below zero: " + outstandingTotal;
-        for (ClientConnection conn : heldByCore) {
-            if (conn.outputBytes() < ClientConnection.OUTPUT_LOW_WATER_BYTES) {
+        for (long id : core.heldConnections()) {
+            ClientConnection conn = connections.get(id);
+            if (conn != null && conn.outputBytes() < ClientConnection.OUTPUT_LOW_WATER_BYTES) {
                 return true; // its output drained in this pass's flush: let the core go on at once
             }
         }
@@ -423,14 +422,14 @@ final class EventLoop implements Runnable {
 
     /** Connections whose output drained below the low-water mark get the replies the core held for them. */
     private void resumeHeldByCore() {
-        for (ClientConnection conn : new ArrayList<>(heldByCore)) {
-            if (!connections.containsKey(conn.id)) {
-                heldByCore.remove(conn);
-            } else if (conn.outputBytes() < ClientConnection.OUTPUT_LOW_WATER_BYTES) {
-                heldByCore.remove(conn);
-                core.outputDrained(conn.id);
+        for (long id : new ArrayList<>(core.heldConnections())) {
+            ClientConnection conn = connections.get(id);
+            if (conn == null || conn.outputBytes() < ClientConnection.OUTPUT_LOW_WATER_BYTES) {
+                core.outputDrained(id); // (a connection the runtime closed: the core forgets the hold)
                 drainReady(); // may hold it again, after at most another REPLY_BYTES_BEFORE_HOLD
-                dirty.add(conn);
+                if (conn != null) {
+                    dirty.add(conn);
+                }
             }
         }
     }
@@ -503,9 +502,6 @@ final class EventLoop implements Runnable {
                 conn.enqueue(out.bytes());
                 outstandingTotal -= conn.gate.replied(out.bytes());
                 dirty.add(conn);
-                if (core.holdsRepliesFor(conn.id)) {
-                    heldByCore.add(conn);
-                }
             }
         }
         for (long id : ready.closes()) {
@@ -601,7 +597,6 @@ final class EventLoop implements Runnable {
         }
         dirty.remove(conn);
         backlogged.remove(conn);
-        heldByCore.remove(conn);
         handshaking.remove(conn.id);
         outstandingTotal -= conn.gate.outstanding();
         conn.key.cancel();

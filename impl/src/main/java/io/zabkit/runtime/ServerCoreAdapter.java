@@ -63,8 +63,8 @@ final class ServerCoreAdapter implements Core {
     }
 
     @Override
-    public boolean holdsRepliesFor(long connId) {
-        return core.holdsRepliesFor(connId);
+    public java.util.Set<Long> heldConnections() {
+        return core.heldConnections();
     }
 
     @Override

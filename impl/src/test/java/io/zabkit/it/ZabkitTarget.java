@@ -228,6 +228,7 @@ final class ZabkitTarget implements Target {
             }
             if (key.isWritable()) {
                 flush(connId);
+                carryOut(); // its queue may have emptied: what the core held for it goes on
             }
             if (key.isValid() && key.isReadable()) {
                 readBuffer.clear();
@@ -248,6 +249,25 @@ final class ZabkitTarget implements Target {
 
         /** The runtime's half of the Ready contract: log (and persisted) first, then the network. */
         private void carryOut() {
+            do {
+                carryOutReady();
+            } while (resumeHeld());
+        }
+
+        /** Replies the core held for a connection (ServerCore.REPLY_BYTES_BEFORE_HOLD) go on once its queue is sent. */
+        private boolean resumeHeld() {
+            boolean resumed = false;
+            for (long connId : java.util.List.copyOf(core.heldConnections())) {
+                Deque<ByteBuffer> q = outgoing.get(connId);
+                if (q == null || q.isEmpty()) {
+                    core.outputDrained(connId);
+                    resumed = true;
+                }
+            }
+            return resumed;
+        }
+
+        private void carryOutReady() {
             while (core.hasReady()) {
                 Ready r = core.ready();
                 try {

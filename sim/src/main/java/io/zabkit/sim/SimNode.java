@@ -328,17 +328,13 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
             } catch (IOException e) {
                 throw new Violation("Storage", "storage failed on a simulated disk: " + e);
             }
-            java.util.Set<Long> repliedTo = new java.util.LinkedHashSet<>();
             for (Ready.Outbound out : ready.sends()) {
                 network.send(out.connId(), address, out.bytes());
-                repliedTo.add(out.connId());
             }
             // The simulated network takes any amount at once: a connection whose replies the core held
             // (ServerCore.REPLY_BYTES_BEFORE_HOLD) has drained already, as a fast reader's would.
-            for (long connId : repliedTo) {
-                if (core.holdsRepliesFor(connId)) {
-                    core.outputDrained(connId);
-                }
+            for (long connId : List.copyOf(core.heldConnections())) {
+                core.outputDrained(connId);
             }
             for (long connId : ready.closes()) {
                 network.close(connId, address);
