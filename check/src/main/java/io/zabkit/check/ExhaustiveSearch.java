@@ -585,7 +585,7 @@ public final class ExhaustiveSearch {
         if (!w.isEmpty() && s.containsAll(w)) found.add(g);
       }
       long[] fixedAt = new long[found.size()];
-      for (int i = 0; i < fixedAt.length; i++) fixedAt[i] = determinedAt(found.get(i));
+      for (int i = 0; i < fixedAt.length; i++) fixedAt[i] = found.get(i).determinedAt();
       // past the cap, an unseen violation may be local: such a replay explains nothing (it is never a leaf's answer)
       hit = new Local(found, fixedAt, a.findings.overflowed());
       cache.put(m, hit);
@@ -621,16 +621,5 @@ public final class ExhaustiveSearch {
       always.retainAll(here);
       return null;
     }
-  }
-
-  /** The largest zxid among a violation's witness operations, or Long.MAX_VALUE when one of them has none. */
-  private static long determinedAt(Findings.Found g) {
-    long max = 0;
-    for (Call c : g.witness()) {
-      long z = c.kind.isWrite() ? c.effectiveZxid() : (c.zxid == null ? -1 : c.zxid);
-      if (z < 0) return Long.MAX_VALUE;
-      max = Math.max(max, z);
-    }
-    return max;
   }
 }

@@ -17,7 +17,18 @@ final class Findings {
   private final Map<Property, Slot> slots = new EnumMap<>(Property.class);
 
   /** One violation with the calls that show it (what the exhaustive search judges locality by). */
-  record Found(Property property, String explanation, List<Call> witness) {}
+  record Found(Property property, String explanation, List<Call> witness) {
+    /** The largest zxid among the witness operations, or Long.MAX_VALUE when one of them has none. */
+    long determinedAt() {
+      long max = 0;
+      for (Call c : witness) {
+        long z = c.kind.isWrite() ? c.effectiveZxid() : (c.zxid == null ? -1 : c.zxid);
+        if (z < 0) return Long.MAX_VALUE;
+        max = Math.max(max, z);
+      }
+      return max;
+    }
+  }
 
   /**
    * Every violation up to {@link #KEPT_MAX}, in the order found. Past the cap {@link #overflowed()} is true: a reader

@@ -56,7 +56,7 @@ final class PlacementRepair {
     while (curA.findings.total() > 0 && !curA.findings.overflowed() && budgetLeft()) {
       Findings.Found f = null;
       for (Findings.Found g : curA.findings.kept()) {
-        if (!stuck.contains(identity(g)) && (f == null || determinedAt(g) < determinedAt(f))) f = g;
+        if (!stuck.contains(identity(g)) && (f == null || g.determinedAt() < f.determinedAt())) f = g;
       }
       if (f == null) break;
       Map<Long, Long> best = null;
@@ -98,20 +98,10 @@ final class PlacementRepair {
 
   private static long earliest(ZkChecker.Attempt a) {
     long min = Long.MAX_VALUE;
-    for (Findings.Found g : a.findings.kept()) min = Math.min(min, determinedAt(g));
+    for (Findings.Found g : a.findings.kept()) min = Math.min(min, g.determinedAt());
     return min;
   }
 
-  /** The largest zxid a violation's witnesses name (Long.MAX_VALUE when one has none). */
-  private static long determinedAt(Findings.Found g) {
-    long max = 0;
-    for (Call c : g.witness()) {
-      long z = c.kind.isWrite() ? c.effectiveZxid() : (c.zxid == null ? -1 : c.zxid);
-      if (z < 0) return Long.MAX_VALUE;
-      max = Math.max(max, z);
-    }
-    return max;
-  }
 
   private boolean budgetLeft() {
     return replaysLeft > 0 && System.nanoTime() < deadlineNanos;
