@@ -7,7 +7,7 @@ import java.nio.file.Path;
 
 /**
  * Writes many seeds' histories at once, each with its ground truth:
- * {@code HistoryDump --first N --count K --out DIR [--servers S] [--variant V] [--ticks T]} writes
+ * {@code HistoryDump --first N --count K --out DIR [--servers S] [--variant V] [--ticks T] [--scenarios on|off]} writes
  * {@code DIR/sim-sS-V-seedN.edn} and {@code .truth.edn} for every seed whose run held every
  * property (a failing seed is reported with its replay command and no file). One JVM for all seeds,
  * so dumping a few hundred histories costs seconds, not a JVM start each.
@@ -23,6 +23,7 @@ public final class HistoryDump {
         int ticks = SimMain.TICKS_DEFAULT;
         Variant variant = Variant.Zab;
         Path out = null;
+        boolean scenarios = true;
         for (int i = 0; i < args.length; i += 2) {
             if (i + 1 >= args.length) {
                 usage(args[i] + " needs a value");
@@ -35,6 +36,11 @@ public final class HistoryDump {
                 case "--ticks" -> ticks = Integer.parseInt(v);
                 case "--variant" -> variant = Variant.parse(v);
                 case "--out" -> out = Path.of(v);
+                case "--scenarios" -> scenarios = switch (v) {
+                    case "on" -> true;
+                    case "off" -> false;
+                    default -> throw new IllegalArgumentException("--scenarios takes on or off, got " + v);
+                };
                 default -> usage("unknown option " + args[i]);
             }
         }
@@ -47,6 +53,7 @@ public final class HistoryDump {
         for (long seed = first; seed < first + count; seed++) {
             SimOptions o = servers == 1 ? SimOptions.fromSeed(seed, ticks, SimDisk.Mode.HONEST)
                     : SimOptions.fromSeed(seed, ticks, SimDisk.Mode.HONEST, servers, variant);
+            o = scenarios ? o : o.withoutTargetedScenarios(); // SimMain's --without-scenarios
             SimResult r = new Simulator(o, null, true).run();
             if (!r.ok()) {
                 failed++;
@@ -66,7 +73,7 @@ public final class HistoryDump {
 
     private static void usage(String problem) {
         System.err.println("history-dump: " + problem);
-        System.err.println("usage: HistoryDump --first N --count K --out DIR [--servers S] [--variant V] [--ticks T]");
+        System.err.println("usage: HistoryDump --first N --count K --out DIR [--servers S] [--variant V] [--ticks T] [--scenarios on|off]");
         System.exit(2);
     }
 }
