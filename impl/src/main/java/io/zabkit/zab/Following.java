@@ -99,7 +99,13 @@ final class Following extends Role {
     @Override
     void receive(long from, Message m) {
         if (from == leader) {
-            leaderLastHeardMs = zab.nowMs;
+            if (!(m instanceof FollowerInfo || m instanceof AckEpoch)) {
+                // Only a leader's messages prove it leads. Two servers that settled on each other (stale
+                // votes) re-send FOLLOWERINFO to each other until LEADERINFO comes; counted, they kept each
+                // other from timing out for good (simulator, 3 servers, seed 108299: no leader, 1,500 quiet
+                // ticks). ZooKeeper's learner cannot even connect to a server that is not leading.
+                leaderLastHeardMs = zab.nowMs;
+            }
             receiveFromLeader(m);
         } else if (m instanceof Ack a && zab.config.variant().acksToAll()) {
             followerProcessPeerAck(from, a);

@@ -277,4 +277,16 @@ class ZabTest {
         }
         assertEquals(ServerState.LOOKING, z.state(), "silence after the bytes stop still counts: " + r.log);
     }
+
+    @Test
+    void aFollowerWhoseLeaderSendsFollowerInfoStillTimesOut() {
+        Recorder r = new Recorder();
+        Zab z = follower(r, 0, 0, List.of());
+        for (long t = 1_100; t <= 3_000; t += 100) {
+            // 3 settled on us as its leader while we settled on it: it re-sends FOLLOWERINFO, never LEADERINFO
+            z.receive(3, new Message.FollowerInfo(0, 0));
+            z.tick(t);
+        }
+        assertEquals(ServerState.LOOKING, z.state(), "a FOLLOWERINFO does not prove its sender leads: " + r.log);
+    }
 }

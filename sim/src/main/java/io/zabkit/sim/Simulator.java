@@ -844,8 +844,11 @@ public final class Simulator {
         for (SimClient c : clients) {
             held.add(c.sessionId());
         }
-        // beyond the timeout: the leader's expiry check (a tick), the closeSession's commit round trip, slack
-        long bound = 2L * options.peerDelayTicksMax() + 2L * options.delayTicksMax()
+        // beyond the timeout: the client's last request still on its way (to its server, then forwarded to the
+        // leader, which touches the session on arrival: a client delay and a peer delay), the leader's expiry
+        // check (a tick), the closeSession's commit round trip (two peer delays), slack. Without the forward's
+        // delay, 3-server seed 108085 failed by one tick: a forward arriving 47 ticks after its client died.
+        long bound = 3L * options.peerDelayTicksMax() + 2L * options.delayTicksMax()
                 + clock.ticksFor(SimOptions.TICK_TIME_MS) * 2 + 10;
         sessionExpiry.atEnd(leader, clock.tick(), held, options.msPerTick(), bound);
         for (SimClient c : clients) {
