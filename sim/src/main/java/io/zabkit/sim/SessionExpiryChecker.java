@@ -9,8 +9,9 @@ import java.util.Map;
  * SessionExpiry: a session no client holds any more (its client went silent, moved to a new session,
  * or never learned it was created) is closed, with its ephemerals, within its timeout plus a bound
  * once nothing touches it. Checked at the end of the quiet phase on the serving leader, for sessions
- * orphaned long enough: since it was first seen, since its client last held it, and since the current
- * leader began to serve (a new leader gives every session a full timeout), whichever is latest.
+ * orphaned long enough: since it was first seen, since its client last held it, since the current
+ * leader began to serve (a new leader gives every session a full timeout), and since the last partition
+ * healed (a silent one delivers the touches it held only then), whichever is latest.
  */
 final class SessionExpiryChecker {
     private final Map<Long, Long> firstSeenTick = new HashMap<>();
@@ -19,6 +20,7 @@ final class SessionExpiryChecker {
     private long leaderEpoch = -1;
     private long leaderSinceTick;
     private long checks;
+    private long linksReleasedTick;
 
     long checks() {
         return checks;
@@ -40,6 +42,16 @@ final class SessionExpiryChecker {
         }
     }
 
+    /**
+     * A partition healed: a silent one held its links, and what they held (a follower's touches of its
+     * clients' sessions, a forwarded request) reaches the leader only now, however old. A session is
+     * judged from here at the earliest.
+     */
+    void linksReleased(long tick) {
+        assert tick >= linksReleasedTick : "time runs forward";
+        linksReleasedTick = tick;
+    }
+
     /** A client holds this session at this tick (it started, resumed or ended it). */
     void held(long sessionId, long tick) {
         lastHeldTick.put(sessionId, tick);
@@ -57,8 +69,8 @@ final class SessionExpiryChecker {
             if (current.contains(id)) {
                 continue;
             }
-            long since = Math.max(leaderSinceTick, Math.max(firstSeenTick.getOrDefault(id, tick),
-                    lastHeldTick.getOrDefault(id, 0L)));
+            long since = Math.max(Math.max(leaderSinceTick, linksReleasedTick),
+                    Math.max(firstSeenTick.getOrDefault(id, tick), lastHeldTick.getOrDefault(id, 0L)));
             long allowed = (e.getValue() + msPerTick - 1) / msPerTick + boundTicks;
             if (tick - since <= allowed) {
                 continue; // not orphaned long enough to tell

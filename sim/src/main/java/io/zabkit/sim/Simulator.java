@@ -766,6 +766,7 @@ public final class Simulator {
         history.nemesis("PartitionRecover", ":all");
         trace.event("PartitionRecover", "every server can reach every other");
         peers.heal();
+        sessionExpiry.linksReleased(clock.tick());
     }
 
     private void restart(SimNode node) {
