@@ -414,8 +414,10 @@ REGRESSION_SEEDS = [(3, 42, 150), (3, 52, 150), (3, 91, 150)]
 # keeps part of the synced entries with the old currentEpoch. Every suite with faults checks that each
 # is still rejected exactly there: accepted means fixed (move it to REGRESSION_SEEDS), rejected elsewhere
 # means something new.
-KNOWN_OPEN = [(3, 195, 150, "NodeCrash", "SYNCHRONIZATION"), (3, 222, 150, "NodeCrash", "SYNCHRONIZATION"),
-              (3, 286, 150, "NodeCrash", "SYNCHRONIZATION")]
+# Seeds pinned because they reach D17b (spec/README.md). A change of the simulator's draws can make a seed
+# run differently without fixing anything: 222 and 286 stopped reaching the window when the bug zoo's
+# targeted scenarios landed (they are accepted now, as any trace that avoids it is); 195 still reaches it.
+KNOWN_OPEN = [(3, 195, 150, "NodeCrash", "SYNCHRONIZATION")]
 
 
 def check_known_open(out):
@@ -482,16 +484,19 @@ def suite(a):
 
 
 def synced_before_newleader_survived(steps):
-    """Whether a follower crashed during synchronization before it stored currentEpoch (NEWLEADER not
-    done) and recovered a log holding entries it did not have when its synchronization began (its
-    LEADERINFO or TRUNC line): synced entries on disk that no currentEpoch vouches for (D17)."""
+    """Whether a follower crashed during synchronization before its NEWLEADER step and recovered a log
+    holding entries it did not have when its synchronization began (its LEADERINFO or TRUNC line):
+    synced entries on disk that no NEWLEADER vouched for (D17). The epoch may be a new one (currentEpoch
+    still below acceptedEpoch) or the same (a follower that rejoins a leader of its own epoch)."""
     base, crashed_base = {}, {}
     for s in steps:
         n = s["node"]
         if s["action"] in ("FollowerProcessLEADERINFO", "FollowerProcessTRUNC"):
             base[n] = s["history"]
+        elif s["action"] == "FollowerProcessNEWLEADER":
+            base.pop(n, None)  # vouched for from here on
         elif (s["action"] == "NodeCrash" and s["state"] == "FOLLOWING" and s["zabState"] == "SYNCHRONIZATION"
-              and s["currentEpoch"] < s["acceptedEpoch"] and n in base):
+              and n in base):
             crashed_base[n] = base[n]
         elif s["action"] == "NodeStart" and n in crashed_base:
             if len(s["history"]) > len(crashed_base.pop(n)):
