@@ -87,6 +87,10 @@ class EventLoopPeersTest {
             c2.connect(address(two.clients));
             OutputStream to1 = c1.getOutputStream();
             OutputStream to2 = c2.getOutputStream();
+            // each loop has accepted its client before any peer traffic: a client's accept and a peer's
+            // frames selected in the same pass come in no set order (CI ran into the other one)
+            awaitEvents(one.core, List.of("connect 1"));
+            awaitEvents(two.core, List.of("connect 1"));
             // server 2 (the larger id) sends first: its messages wait until server 1 connects
             to2.write("peer 1 1\npeer 1 2\n".getBytes(StandardCharsets.UTF_8));
             to1.write("peer 2 10\npeer 2 11\n".getBytes(StandardCharsets.UTF_8));
