@@ -28,3 +28,12 @@ TEST_TARGETS += test-avail
 avail-plots: bench-build ## redraw the availability figures from a run's TSVs (AVAIL_OUT=dir, default results/availability)
 	cd $(ROOT) && java -Djava.awt.headless=true -cp "bench/target/classes:$$(cat bench/target/classpath.txt)" \
 	  io.zabkit.bench.avail.Replot "$(AVAIL_OUT)"
+
+# seed 004's Fig 8 (throughput over time while servers fail and recover), both systems, same schedule.
+FIG8_OUT = $(if $(QUICK),$(ROOT)/bench/target/fig8-quick,$(ROOT)/results/availability/fig8)
+.PHONY: avail-fig8
+avail-fig8: bench-build ## seed 004 Fig 8: 5 servers at 30% writes, kills and restarts at the paper's marks, both systems, ~6 min (QUICK=1: ~2 min)
+	@mkdir -p $(FIG8_OUT)
+	set -o pipefail; cd $(ROOT) && nice java -Djava.awt.headless=true -cp "$(PAPERS_CP)" \
+	  io.zabkit.bench.papers.PapersMain fig8 --out "$(FIG8_OUT)" $(if $(QUICK),--quick,) $(PAPERS_ARGS) \
+	  2>&1 | tee "$(FIG8_OUT)/output.txt"

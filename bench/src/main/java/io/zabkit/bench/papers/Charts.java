@@ -87,6 +87,52 @@ final class Charts {
         draw(dir, name, chart);
     }
 
+    /** A vertical line at x with a label (an event on a time axis). */
+    record Marker(double x, String label) {}
+
+    /**
+     * A time series chart without point shapes (dense series), with labelled vertical markers, written
+     * as NAME.png and NAME.svg; both systems' series on one figure, zabkit solid, ZooKeeper dashed.
+     */
+    static void timeline(Path dir, String name, String title, String subtitle, String xLabel, String yLabel,
+            Lines lines, List<Marker> markers) throws IOException {
+        if (lines.isEmpty()) {
+            throw new IllegalArgumentException("chart " + name + " has no points");
+        }
+        XYSeriesCollection data = new XYSeriesCollection();
+        lines.series.values().forEach(data::addSeries);
+        JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true,
+                false, false);
+        chart.addSubtitle(new TextTitle(subtitle));
+        XYPlot plot = chart.getXYPlot();
+        XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
+        List<String> names = List.copyOf(lines.series.keySet());
+        int zookeeperSeen = 0;
+        int zabkitSeen = 0;
+        for (int i = 0; i < names.size(); i++) {
+            boolean zookeeper = names.get(i).startsWith("zookeeper");
+            r.setSeriesPaint(i, color(zookeeper, zookeeper ? zookeeperSeen++ : zabkitSeen++));
+            r.setSeriesStroke(i, zookeeper ? new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
+                    new float[] {6f, 4f}, 0f) : new BasicStroke(1.5f));
+        }
+        plot.setRenderer(r);
+        for (Marker m : markers) {
+            org.jfree.chart.plot.ValueMarker v = new org.jfree.chart.plot.ValueMarker(m.x());
+            v.setPaint(Color.DARK_GRAY);
+            v.setStroke(new BasicStroke(0.8f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {2f, 3f},
+                    0f));
+            v.setLabel(m.label());
+            v.setLabelAnchor(org.jfree.chart.ui.RectangleAnchor.TOP_LEFT);
+            v.setLabelTextAnchor(org.jfree.chart.ui.TextAnchor.TOP_RIGHT);
+            plot.addDomainMarker(v);
+        }
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+        plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+        chart.setBackgroundPaint(Color.WHITE);
+        draw(dir, name, chart);
+    }
+
     /**
      * A grouped bar chart (one group per category, one bar per series), written as NAME.png and NAME.svg;
      * for cases that are not points on an axis.

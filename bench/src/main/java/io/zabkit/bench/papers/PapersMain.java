@@ -12,7 +12,8 @@ import java.util.function.Consumer;
 /**
  * `make papers-*`: the papers' performance experiments, Apache ZooKeeper 3.9.4 and zabkit in one run.
  * Usage: PapersMain PAPER [--out DIR] [--parts a,b] [--systems zookeeper,zabkit] [--quick]
- * PAPER: zookeeper (seed 004), system-s (seed 001), thesis (seed 000); index writes results/README.md.
+ * PAPER: zookeeper (seed 004), fig8 (seed 004's Fig 8, an availability figure), system-s (seed 001), thesis
+ * (seed 000); index writes results/README.md.
  */
 public final class PapersMain {
     private PapersMain() {}
@@ -58,6 +59,8 @@ public final class PapersMain {
                             1000, log);
                 }
             }
+            case "fig8" -> ZooKeeperPaper.fig8(Path.of(opts.getOrDefault("out", "results/availability/fig8")), systems,
+                    quick ? 5 : 20, 100, quick ? 2 : 8, quick ? 2 : 10, log);
             case "system-s" -> {
                 Path out = Path.of(opts.getOrDefault("out", "results/papers/system-s"));
                 Set<String> parts = parts(opts, SystemSPaper.ORDER);
@@ -100,7 +103,7 @@ public final class PapersMain {
     }
 
     private static void usage(String why) {
-        System.err.println("PapersMain: " + why + "\nusage: PapersMain zookeeper|system-s|thesis|index [--out DIR] "
+        System.err.println("PapersMain: " + why + "\nusage: PapersMain zookeeper|fig8|system-s|thesis|index [--out DIR] "
                 + "[--parts a,b] [--systems zookeeper,zabkit] [--quick]");
         System.exit(2);
     }

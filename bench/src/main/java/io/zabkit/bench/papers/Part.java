@@ -34,13 +34,22 @@ final class Part {
     }
 
     void row(Object... fields) {
+        log.accept("   " + add(fields).replace('\t', ' '));
+    }
+
+    /** A row of a long series (one per 100 ms bucket): into the TSV only, not the console. */
+    void rowQuiet(Object... fields) {
+        add(fields);
+    }
+
+    private String add(Object... fields) {
         List<String> f = new ArrayList<>();
         for (Object o : fields) {
             f.add(o instanceof Double d ? String.format("%.3f", d) : String.valueOf(o));
         }
         String line = String.join("\t", f);
         tsv.add(line);
-        log.accept("   " + line.replace('\t', ' '));
+        return line;
     }
 
     /**
