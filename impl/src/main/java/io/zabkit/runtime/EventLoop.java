@@ -45,10 +45,16 @@ final class EventLoop implements Runnable {
 
     /**
      * The ensemble side of the loop: this server's id, the other servers' quorum addresses, the bound
-     * quorum listener, and jute.maxbuffer (which bounds peer frames).
+     * quorum listener, jute.maxbuffer (which bounds peer frames), and whether a link's source address is
+     * checked against its claimed server line (false only under the bug-zoo switch PEER_SOURCE_UNCHECKED).
      */
     record Peers(long myId, Map<Long, InetSocketAddress> quorumAddresses, ServerSocketChannel quorumListener,
-                 int maxBufferBytes) {}
+                 int maxBufferBytes, boolean checkSource) {
+        Peers(long myId, Map<Long, InetSocketAddress> quorumAddresses, ServerSocketChannel quorumListener,
+              int maxBufferBytes) {
+            this(myId, quorumAddresses, quorumListener, maxBufferBytes, true);
+        }
+    }
 
     /**
      * Bounds on what clients can make the server hold.
@@ -149,7 +155,7 @@ final class EventLoop implements Runnable {
                     public void disconnectsPending() {
                         drainReady();
                     }
-                }, clockMs.getAsLong());
+                }, clockMs.getAsLong(), peers.checkSource());
     }
 
     /** Any thread: ask the loop to stop; it finishes the disk work queued so far. */

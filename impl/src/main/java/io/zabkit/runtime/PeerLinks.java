@@ -90,6 +90,9 @@ final class PeerLinks implements AutoCloseable {
     private final long myId;
     /** This server's quorum address: links to larger ids leave from its IP (null for a wildcard one). */
     private final java.net.InetAddress myAddress;
+    /** Every server's quorum address by id, this one's included: what {@link PeerAdmission} decides on. */
+    private final Map<Long, InetSocketAddress> members;
+    private final boolean checkSource;
     private final Selector selector;
     private final ServerSocketChannel listener;
     private final int maxFrameBytes;
@@ -108,7 +111,15 @@ final class PeerLinks implements AutoCloseable {
      */
     PeerLinks(long myId, Map<Long, InetSocketAddress> peers, ServerSocketChannel listener, Selector selector,
               int maxBufferBytes, Listener events, long nowMs) throws IOException {
+        this(myId, peers, listener, selector, maxBufferBytes, events, nowMs, true);
+    }
+
+    /** @param checkSource false only under the bug-zoo switch PEER_SOURCE_UNCHECKED ({@link PeerAdmission}) */
+    PeerLinks(long myId, Map<Long, InetSocketAddress> peers, ServerSocketChannel listener, Selector selector,
+              int maxBufferBytes, Listener events, long nowMs, boolean checkSource) throws IOException {
         this.myId = myId;
+        this.members = Map.copyOf(peers);
+        this.checkSource = checkSource;
         InetSocketAddress mine = peers.get(myId);
         this.myAddress = mine == null || mine.isUnresolved() || mine.getAddress().isAnyLocalAddress() ? null
                 : mine.getAddress();
@@ -414,22 +425,19 @@ final class PeerLinks implements AutoCloseable {
             return false;
         }
         unidentified.remove(link);
-        Peer p = peers.get(id);
-        if (p == null || p.weConnect) {
-            LOG.log(System.Logger.Level.WARNING, "refusing a link from {0} claiming server id {1}: {2}", remote(link),
-                    id, p == null ? "not a server of this ensemble" : "server " + myId + " connects to it, not the"
-                            + " other way round");
-            closeQuietly(link);
-            return false;
-        }
         java.net.InetAddress source = remoteAddress(link);
-        if (p.address.isUnresolved() || source == null || !source.equals(p.address.getAddress())) {
-            LOG.log(System.Logger.Level.WARNING, "refusing a link from {0} claiming server id {1}: server.{1} is at"
-                    + " {2}", remote(link), id, p.address.isUnresolved() ? p.address.getHostString()
-                    : p.address.getAddress().getHostAddress());
+        PeerAdmission.Verdict verdict = PeerAdmission.decide(myId, id, source, members, checkSource);
+        if (verdict != PeerAdmission.Verdict.ACCEPT) {
+            InetSocketAddress line = members.get(id);
+            LOG.log(System.Logger.Level.WARNING, "refusing a link from {0} claiming server id {1}: {2}{3}", remote(link),
+                    id, verdict.reason, verdict != PeerAdmission.Verdict.WRONG_SOURCE ? ""
+                            : " (server." + id + " is at " + (line.isUnresolved() ? line.getHostString()
+                                    : line.getAddress().getHostAddress()) + ")");
             closeQuietly(link);
             return false;
         }
+        Peer p = peers.get(id);
+        assert p != null && !p.weConnect : "an accepted link is from a member with a smaller id: " + id;
         if (p.link != null) {
             broken(p.link, "server " + id + " opened a new link");
         }

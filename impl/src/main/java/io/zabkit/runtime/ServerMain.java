@@ -191,7 +191,8 @@ public final class ServerMain {
                 closeQuietly(channel);
                 throw e;
             }
-            return new EventLoop.Peers(config.core().serverId(), quorum, channel, config.core().maxBufferBytes());
+            return new EventLoop.Peers(config.core().serverId(), quorum, channel, config.core().maxBufferBytes(),
+                    !config.core().zab().bug(io.zabkit.zab.Bug.PEER_SOURCE_UNCHECKED));
         } catch (IOException e) {
             Logging.error("cannot listen on the quorum port " + mine + " of server." + config.core().serverId()
                     + ": " + e.getMessage() + " (is another server on that port? check its server line)");

@@ -53,7 +53,12 @@ public enum Bug {
     /** Planted: a follower accepts a LEADERINFO epoch below the epoch it already accepted (breaks its promise). */
     STALE_LEADERINFO_ACCEPTED,
     /** Planted: the leader answers a sync with its last committed zxid instead of its last proposed one. */
-    SYNC_REPLY_LAST_COMMITTED;
+    SYNC_REPLY_LAST_COMMITTED,
+    /**
+     * Issue 23's finding 1 re-planted (the class of CVE-2018-8012): the quorum port takes a link's claimed
+     * server id without checking its source address, so a stray can displace a member and speak for it.
+     */
+    PEER_SOURCE_UNCHECKED;
 
     /** The switch named on a command line or in a config, in any case, with - or _. */
     public static Bug parse(String name) {

@@ -38,7 +38,10 @@ final class Coverage {
                 + " (targeted)", Shape.CLASSIC_ENSEMBLE),
         CRASH_AFTER_TRUNC("a server crashes soon after a TRUNC (targeted)", Shape.CLASSIC_ENSEMBLE),
         SYNC_ON_SERVER_BEHIND_WRITE("sync sent to a server behind a write just acknowledged", Shape.ENSEMBLE),
-        PARTITION_SILENT("silent partition (links hold, timeouts must notice)", Shape.ENSEMBLE);
+        PARTITION_SILENT("silent partition (links hold, timeouts must notice)", Shape.ENSEMBLE),
+        STRAY_PEER_REFUSED("stray connection on the quorum port refused (claimed id, no server line's address)",
+                Shape.ENSEMBLE),
+        STRAY_PEER_ACCEPTED("stray connection accepted as a member (only with PEER_SOURCE_UNCHECKED)", Shape.SOURCE_UNCHECKED);
 
         final String description;
         final Shape shape;
@@ -51,7 +54,9 @@ final class Coverage {
 
     /** Which runs can reach a branch at all. */
     enum Shape {
-        ANY, ENSEMBLE, FAST, CLASSIC, CLASSIC_ENSEMBLE;
+        ANY, ENSEMBLE, FAST, CLASSIC, CLASSIC_ENSEMBLE,
+        /** Only with the bug-zoo switch PEER_SOURCE_UNCHECKED planted. */
+        SOURCE_UNCHECKED;
 
         boolean reachableIn(SimOptions o) {
             return switch (this) {
@@ -61,6 +66,7 @@ final class Coverage {
                 // a fast variant that honours its assumption never crashes with unsynced entries
                 case CLASSIC -> !o.variant().acksFromMemory() || !o.honourFaultAssumption();
                 case CLASSIC_ENSEMBLE -> o.ensemble() && (!o.variant().acksFromMemory() || !o.honourFaultAssumption());
+                case SOURCE_UNCHECKED -> o.ensemble() && o.bugs().contains(io.zabkit.zab.Bug.PEER_SOURCE_UNCHECKED);
             };
         }
     }

@@ -1,5 +1,6 @@
 package io.zabkit.sim;
 
+import io.zabkit.runtime.PeerAdmission;
 import io.zabkit.zab.Message;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -36,6 +37,38 @@ final class SimPeerNetwork {
         long lastDeliverTick;
     }
 
+    /**
+     * A stray that a server accepted as member {@code as} (only under PEER_SOURCE_UNCHECKED): for as long
+     * as its link lasts it answers that server's messages as a learner that acknowledges everything and
+     * stores nothing (the danger of a quorum port without authentication: a non-member counted in quorums).
+     */
+    private static final class Impostor {
+        final long claimedEpoch;
+        final long claimedZxid;
+        long epoch;
+
+        Impostor(long claimedEpoch, long claimedZxid) {
+            this.claimedEpoch = claimedEpoch;
+            this.claimedZxid = claimedZxid;
+            this.epoch = claimedEpoch;
+        }
+
+        /** Its answer to the server's message, or null. */
+        Message answer(Message m) {
+            if (m instanceof Message.LeaderInfo li) {
+                epoch = li.newEpoch();
+                return new Message.AckEpoch(claimedEpoch, claimedZxid);
+            }
+            if (m instanceof Message.NewLeader nl) {
+                return new Message.Ack(epoch, nl.zxid());
+            }
+            if (m instanceof Message.Proposal p) {
+                return new Message.Ack(epoch, p.txn().zxid());
+            }
+            return null;
+        }
+    }
+
     private final SimClock clock;
     private final Prng prng;
     private final SimNetwork.Options options;
@@ -48,6 +81,8 @@ final class SimPeerNetwork {
      * two, and never from inside the core that caused them.
      */
     private final TreeSet<Long> notices = new TreeSet<>();
+    /** Impostors by (server, claimed id): the stray holds the link between the two, in both directions. */
+    private final Map<Long, Impostor> impostors = new TreeMap<>();
     /** Pairs (smaller, larger) cut by a partition. */
     private final Set<Long> cut = new TreeSet<>();
     /**
@@ -113,18 +148,60 @@ final class SimPeerNetwork {
     // ------------------------------------------------------------------ traffic
 
     void send(int from, int to, Message m) {
+        Impostor impostor = impostors.get(key(from, to));
+        if (impostor != null) {
+            Message answer = impostor.answer(m); // the stray holds from's link to `to`: the member never sees m
+            if (answer != null) {
+                enqueue(to, from, answer);
+            }
+            return;
+        }
+        if (impostors.containsKey(key(to, from))) {
+            // the member's own link replaces the stray's (PeerLinks: a new link from a member ends the old one)
+            impostors.remove(key(to, from));
+            breakLink(from, to, "server " + from + "'s own link replaces the stray's", false);
+        }
         if (!peers.containsKey(to) || (cut.contains(pair(from, to)) && !silent)) {
             if (!(m instanceof Message.Notification)) {
                 breakLink(from, to, "send to an unreachable server", true);
             }
             return;
         }
+        enqueue(from, to, m);
+    }
+
+    /** Puts m on the link from -> to, after a delay drawn from the seed, FIFO behind what is in flight. */
+    private void enqueue(int from, int to, Message m) {
         Pipe pipe = pipes.computeIfAbsent(key(from, to), k -> new Pipe());
         pipes.computeIfAbsent(key(to, from), k -> new Pipe()); // a link is both directions
         long at = Math.max(pipe.lastDeliverTick, clock.tick() + prng.delay(options.delayTicksMean(),
                 options.delayTicksMax()));
         pipe.lastDeliverTick = at;
         pipe.queue.addLast(new InFlight(at, m));
+    }
+
+    /**
+     * A stray connection reaches server's quorum port claiming to be claimedId, from source: the runtime's
+     * admission rule decides ({@link PeerAdmission}, the same code the server runs). A link it accepted
+     * displaces the member's link (both ends hear of it first, as {@code PeerLinks} reports the old
+     * link's end before the new one's frames) and an {@link Impostor} speaks for claimedId on it, opening
+     * with FOLLOWERINFO (claimedEpoch, claimedZxid), until the link breaks or the member's own link
+     * replaces it.
+     */
+    PeerAdmission.Verdict strayConnect(int server, long claimedId, java.net.InetAddress source,
+            Map<Long, java.net.InetSocketAddress> members, boolean checkSource, long claimedEpoch, long claimedZxid) {
+        assert peers.containsKey(server) : "a stray reaches a server that is up: " + server;
+        PeerAdmission.Verdict v = PeerAdmission.decide(server, claimedId, source, members, checkSource);
+        trace.event("peer.stray", "to " + server + " claiming " + claimedId + " from " + source.getHostAddress() + ": "
+                + v.reason);
+        if (v == PeerAdmission.Verdict.ACCEPT) {
+            assert members.containsKey(claimedId) && claimedId < server : "only a member with a smaller id is accepted";
+            int as = (int) claimedId;
+            breakLink(as, server, "displaced by a stray from " + source.getHostAddress(), true);
+            impostors.put(key(server, as), new Impostor(claimedEpoch, claimedZxid));
+            enqueue(as, server, new Message.FollowerInfo(claimedEpoch, claimedZxid));
+        }
+        return v;
     }
 
     /** The core gave up on its link to a peer: close it, so the peer notices. */
@@ -192,6 +269,8 @@ final class SimPeerNetwork {
 
     /** Breaks the link a-b: in-flight messages are lost; b is told, and a too when {@code tellA}. */
     private void breakLink(int a, int b, String why, boolean tellA) {
+        impostors.remove(key(a, b)); // a stray's link ends with the link it holds
+        impostors.remove(key(b, a));
         Pipe ab = pipes.remove(key(a, b));
         Pipe ba = pipes.remove(key(b, a));
         if (ab == null && ba == null) {

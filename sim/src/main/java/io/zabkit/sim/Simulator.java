@@ -23,6 +23,8 @@ import org.apache.zookeeper.proto.WatcherEvent;
 public final class Simulator {
     static final int SERVER = 1;
     static final int FIRST_CLIENT = 100;
+    /** Per tick with faults on: a stray connection on some server's quorum port (a few per run). */
+    static final double STRAY_PEER_PROBABILITY = 0.005;
     private static final int TRACE_LINES_KEPT = 40;
     /** A durability-window crash comes within this many ticks after a point of commitment. */
     private static final int WINDOW_AFTER_COMMIT_TICKS = 5;
@@ -42,6 +44,8 @@ public final class Simulator {
      * runs exactly as before they existed.
      */
     private final Prng scenarios;
+    /** The stray peers' draws (issue 23 item 2), a stream of their own. */
+    private final Prng strays;
     private final Trace trace;
     private final History history;
     private final SimNetwork network;
@@ -166,6 +170,7 @@ public final class Simulator {
             eventProcess.put(address, history.newProcess());
         }
         this.scenarios = root.fork();
+        this.strays = root.fork(); // last: the other streams' draws stay as they were
     }
 
     /** The VOPR refuses to run without assertions: they are half of the oracle. */
@@ -224,6 +229,7 @@ public final class Simulator {
             maybeMoveClientToLaggard();
             maybeCutOffFollower();
             maybeAbandonSession();
+            maybeStrayPeer();
             network.maybeBreakConnections();
             if (peers != null) {
                 peers.maybeBreakLinks();
@@ -643,6 +649,60 @@ public final class Simulator {
      * closeSession) and a new process starts a new session. The abandoned session, wherever it was
      * created, must expire on the leader with its ephemerals (SessionExpiry at the end of the run).
      */
+    /**
+     * A stray connection on a server's quorum port (issue 23 item 2): it claims a server id (one past the
+     * last is no member) from an address no server line names, and would join as that id, claiming the
+     * target's own epoch and last zxid, and acknowledge whatever it is sent. The runtime's admission rule
+     * refuses it, so no core hears of it; under PEER_SOURCE_UNCHECKED a claimed smaller id is accepted,
+     * displaces the member's link and is counted in the target's quorums.
+     */
+    private void maybeStrayPeer() {
+        if (peers == null) {
+            return;
+        }
+        SimNode leader = nodes.stream().filter(n -> n.isUp() && n.core().zab().isServingLeader()).findFirst()
+                .orElse(null);
+        boolean proposing = leader != null && leader.core().zab().lastLoggedZxid() > leader.core().zab().lastCommitted();
+        // untargeted at random, and targeted where a forged ACK would count: a leader with proposals in flight
+        SimNode target;
+        if (proposing && strays.chance(STRAY_PEER_PROBABILITY * 4)) {
+            target = leader;
+        } else if (strays.chance(STRAY_PEER_PROBABILITY)) {
+            List<SimNode> up = nodes.stream().filter(SimNode::isUp).toList();
+            if (up.isEmpty()) {
+                return;
+            }
+            target = up.get(strays.between(0, up.size() - 1));
+        } else {
+            return;
+        }
+        long claimed = SERVER + strays.between(0, nodes.size());
+        java.net.InetAddress source = quorumAddress(10, strays.between(1, 254));
+        io.zabkit.zab.Zab zab = target.core().zab();
+        io.zabkit.runtime.PeerAdmission.Verdict v = peers.strayConnect(target.address(), claimed, source,
+                memberQuorumAddresses(), !zab.config().bug(io.zabkit.zab.Bug.PEER_SOURCE_UNCHECKED),
+                zab.currentEpoch(), zab.lastLoggedZxid());
+        coverage.hit(v == io.zabkit.runtime.PeerAdmission.Verdict.ACCEPT ? Coverage.Branch.STRAY_PEER_ACCEPTED
+                : Coverage.Branch.STRAY_PEER_REFUSED);
+    }
+
+    /** The servers' quorum addresses as their server.N lines would give them: 127.0.0.N:2888. */
+    private java.util.Map<Long, java.net.InetSocketAddress> memberQuorumAddresses() {
+        java.util.Map<Long, java.net.InetSocketAddress> m = new java.util.TreeMap<>();
+        for (SimNode n : nodes) {
+            m.put((long) n.address(), new java.net.InetSocketAddress(quorumAddress(127, n.address()), 2888));
+        }
+        return m;
+    }
+
+    private static java.net.InetAddress quorumAddress(int first, int last) {
+        try {
+            return java.net.InetAddress.getByAddress(new byte[] {(byte) first, 0, 0, (byte) last}); // no lookup
+        } catch (java.net.UnknownHostException e) {
+            throw new AssertionError("four bytes are an IPv4 address", e);
+        }
+    }
+
     private void maybeAbandonSession() {
         if (options.abandonProbability() <= 0 || !scenarios.chance(options.abandonProbability())) {
             return;

@@ -50,6 +50,14 @@ class BugZooTest {
     }
 
     @Test
+    void aQuorumPortTrustingClaimedIdsCountsAStrayInTheQuorum() {
+        // the stray peers are refused by the real admission rule; planted, one joins as a member and ACKs unlogged
+        SimResult r = firstCaught(Bug.PEER_SOURCE_UNCHECKED, 3, 60);
+        assertTrue(r.violation().property().equals("ZabInvariantOnDeliver"), r.report());
+        assertTrue(r.coverage().count(Coverage.Branch.STRAY_PEER_ACCEPTED) > 0, "a stray was accepted");
+    }
+
+    @Test
     void aLeaderExpiringOnlyItsOwnSessionsBreaksSessionExpiry() {
         SimResult r = firstCaught(Bug.LEADER_EXPIRES_OWN_SESSIONS_ONLY, 3, 40);
         assertEquals("SessionExpiry", r.violation().property(), r.report());
