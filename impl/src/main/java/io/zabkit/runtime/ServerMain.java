@@ -146,10 +146,12 @@ public final class ServerMain {
             }
         }
         Core core = new ServerCoreAdapter(serverCore);
-        ServerSocketChannel listener;
+        ServerSocketChannel listener = null; // TLS clients only: no plaintext port
         try {
-            listener = ServerSocketChannel.open();
-            listener.bind(config.clientAddress(), 1024);
+            if (config.clientAddress() != null) {
+                listener = ServerSocketChannel.open();
+                listener.bind(config.clientAddress(), 1024);
+            }
         } catch (BindException e) {
             Logging.error("cannot listen on " + config.clientAddress() + ": " + e.getMessage()
                     + " (is another server on that port? change clientPort)");
@@ -211,6 +213,9 @@ public final class ServerMain {
     }
 
     private static void closeQuietly(ServerSocketChannel channel) {
+        if (channel == null) {
+            return;
+        }
         try {
             channel.close();
         } catch (IOException e) {
@@ -320,7 +325,8 @@ public final class ServerMain {
     }
 
     private static String hostPort(ServerConfig config) {
-        return hostPort(config.clientAddress());
+        return config.clientAddress() == null ? hostPort(config.tls().address()) + " (TLS only)"
+                : hostPort(config.clientAddress());
     }
 
     private static String hostPort(java.net.InetSocketAddress address) {
