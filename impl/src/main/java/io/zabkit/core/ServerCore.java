@@ -280,7 +280,7 @@ public final class ServerCore implements Replica, Effects {
                 }
             }
         }
-        assert readOnly.isActive() || connections.values().stream().noneMatch(c -> c.readOnly)
+        assert !readOnly.isEnabled() || readOnly.isActive() || connections.values().stream().noneMatch(c -> c.readOnly)
                 : "a read-only connection outside read-only mode";
     }
 
