@@ -156,7 +156,9 @@ public final class ConfigReader {
         int snapCount = intOr(cfg, "snapCount", 2, Integer.MAX_VALUE, 100_000);
         boolean forceSync = cfg.get("forceSync") == null || Values.yesNo(cfg.get("forceSync"));
         Set<String> words = fourLetterWords(cfg.get("4lw.commands.whitelist"));
-        String describe = "clientPort=" + client.getPort() + "\nclientPortAddress=" + client.getAddress().getHostAddress()
+        String clientLines = client == null ? "clientPort=0\nsecureClientPort=" + cfg.get("secureClientPort").value()
+                : "clientPort=" + client.getPort() + "\nclientPortAddress=" + client.getAddress().getHostAddress();
+        String describe = clientLines
                 + "\ndataDir=" + dataDir + "\ndataLogDir=" + dataLogDir + "\ntickTime=" + tickTimeMs
                 + "\nmaxClientCnxns=" + maxClientCnxns + "\nminSessionTimeout=" + minSessionTimeoutMs
                 + "\nmaxSessionTimeout=" + maxSessionTimeoutMs + "\nserverId=" + myid + "\n";
@@ -264,17 +266,26 @@ public final class ConfigReader {
         return myid;
     }
 
-    /** clientPort (+ clientPortAddress, default every interface) or this server's line; both must agree. */
+    /**
+     * clientPort (+ clientPortAddress, default every interface) or this server's line; both must agree. Null
+     * for a server that takes TLS clients only: secureClientPort and no clientPort, as ZooKeeper allows.
+     */
     private static InetSocketAddress clientAddress(CfgFile cfg, ServerAddress me) throws ConfigException {
         CfgFile.Entry port = cfg.get("clientPort");
         CfgFile.Entry address = cfg.get("clientPortAddress");
         InetSocketAddress fromLine = me == null ? null : me.clientAddress();
         if (port == null) {
-            if (fromLine == null) {
-                throw new ConfigException(cfg.source() + ": clientPort is required (or ;clientPort on this"
-                        + " server's server.N line)");
+            if (fromLine != null) {
+                return fromLine;
             }
-            return fromLine;
+            if (address != null) {
+                throw ConfigException.at(address, "is set but clientPort is not (as ZooKeeper, which refuses it too)");
+            }
+            if (cfg.get("secureClientPort") == null) {
+                throw new ConfigException(cfg.source() + ": clientPort or secureClientPort is required (or ;clientPort"
+                        + " on this server's server.N line)");
+            }
+            return null;
         }
         int p = Values.port(port, port.value());
         InetSocketAddress fromKeys = address == null ? new InetSocketAddress(p)

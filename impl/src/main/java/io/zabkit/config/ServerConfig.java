@@ -13,7 +13,7 @@ import java.util.Map;
  * @param core                   the deterministic core's settings (serverId is myid)
  * @param dataDir                snapshots and myid
  * @param dataLogDir             the transaction log (dataDir unless set)
- * @param clientAddress          where clients connect
+ * @param clientAddress          where plaintext clients connect; null when only secureClientPort takes clients
  * @param initLimitTicks         ticks a follower may take to connect and sync to a leader (ensembles)
  * @param syncLimitTicks         ticks a follower may lag behind the leader (ensembles)
  * @param snapRetainCount        snapshots kept by purging (at least 3)
@@ -37,6 +37,7 @@ public record ServerConfig(CoreConfig core, Path dataDir, Path dataLogDir, InetS
         servers = Map.copyOf(servers);
         warnings = List.copyOf(warnings);
         assert servers.isEmpty() || servers.containsKey(core.serverId()) : "myid not among the servers";
+        assert clientAddress != null || tls != null : "no client port at all";
     }
 
     public boolean standalone() {

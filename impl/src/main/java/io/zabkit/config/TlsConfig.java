@@ -81,7 +81,7 @@ public record TlsConfig(InetSocketAddress address, Path keyStore, String keyStor
         CfgFile.Entry address = cfg.get("secureClientPortAddress");
         int p = Values.port(port, port.value());
         InetSocketAddress bind = address != null ? new InetSocketAddress(Values.host(address, address.value()), p)
-                : new InetSocketAddress(clientAddress.getAddress(), p);
+                : clientAddress == null ? new InetSocketAddress(p) : new InetSocketAddress(clientAddress.getAddress(), p);
         if (bind.equals(clientAddress)) {
             throw ConfigException.at(port, "is the clientPort too (zabkit has no port unification)");
         }

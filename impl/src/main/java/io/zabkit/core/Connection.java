@@ -49,6 +49,8 @@ final class Connection {
     Phase phase = Phase.AWAITING_CONNECT;
     long sessionId;
     int timeoutMs;
+    /** A session of read-only mode ({@link ReadOnlyMode}): reads only, never replicated. */
+    boolean readOnly;
     long packetsReceived;
     long packetsSent;
     /** Reply bytes (answers and notifications) made for this connection since the runtime last said its output drained. */

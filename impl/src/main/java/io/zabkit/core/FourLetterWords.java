@@ -30,7 +30,7 @@ final class FourLetterWords {
             case "wchc":
                 return wchc(core);
             case "isro":
-                return "rw";
+                return isro(core);
             case "envi":
                 return "Environment:\nzookeeper.version=" + VERSION + "\n";
             case "dump":
@@ -45,10 +45,24 @@ final class FourLetterWords {
         }
     }
 
-    /** ZooKeeper's names for the server's role: standalone, leader, follower (or looking). */
+    /**
+     * ZooKeeper's isro, which a read-only client asks other servers to find a read-write one: "ro" in
+     * read-only mode, "rw" while serving, "null" when no server runs (looking, or syncing with a leader).
+     */
+    private static String isro(ServerCore core) {
+        if (core.isReadOnly()) {
+            return "ro";
+        }
+        return core.zab().isServing() ? "rw" : "null";
+    }
+
+    /** ZooKeeper's names for the server's role: standalone, leader, follower, read-only (or looking). */
     static String mode(ServerCore core) {
         if (core.config().standalone()) {
             return "standalone";
+        }
+        if (core.isReadOnly()) {
+            return "read-only";
         }
         switch (core.zab().state()) {
             case LEADING:
@@ -62,7 +76,7 @@ final class FourLetterWords {
 
     private static String srvr(ServerCore core) {
         ServerStats s = core.stats();
-        if (!core.zab().isServing()) {
+        if (!core.zab().isServing() && !core.isReadOnly()) {
             return "This ZooKeeper instance is not currently serving requests\n";
         }
         return "Zookeeper version: " + VERSION + "\n"

@@ -48,7 +48,12 @@ final class Replies {
     }
 
     static byte[] connectResponse(int timeoutMs, long sessionId, byte[] password) {
-        return Jute.encodeFrame(new ConnectResponse(0, timeoutMs, sessionId, password, false));
+        return connectResponse(timeoutMs, sessionId, password, false);
+    }
+
+    /** With readOnly, the client learns it is served by a read-only server (its state CONNECTEDREADONLY). */
+    static byte[] connectResponse(int timeoutMs, long sessionId, byte[] password, boolean readOnly) {
+        return Jute.encodeFrame(new ConnectResponse(0, timeoutMs, sessionId, password, readOnly));
     }
 
     /** What ZooKeeper answers a client whose session is gone or whose password is wrong: timeout 0. */

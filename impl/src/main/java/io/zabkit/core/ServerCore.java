@@ -74,6 +74,8 @@ public final class ServerCore implements Replica, Effects {
     private ClientAuth clientAuth = ClientAuth.NONE;
     /** The SASL mechanism, or null: op 102 is then answered as ZooKeeper without JAAS answers it. */
     private SaslServers saslServers;
+    /** readonlymode.enabled: off until the runtime says (ZooKeeper's default). */
+    private ReadOnlyMode readOnly = ReadOnlyMode.off();
     /** Follower: sessions seen alive since the last ping, with their timeouts, for the leader. */
     private final Map<Long, Integer> touchedSinceLastPing = new TreeMap<>();
 
@@ -181,6 +183,23 @@ public final class ServerCore implements Replica, Effects {
         this.prep = new Prep(tree, sessions, config.maxBufferBytes(), auth.providerSchemes());
     }
 
+    /**
+     * ZooKeeper's readonlymode.enabled: while this ensemble member looks for a leader (after a grace period)
+     * it serves read-only clients. A standalone server always has its quorum, so the mode never starts.
+     * Called once, before the first client connects.
+     */
+    public void enableReadOnlyMode() {
+        if (!connections.isEmpty()) {
+            throw new IllegalStateException("read-only mode is set before clients connect");
+        }
+        readOnly = ReadOnlyMode.enabled(config.tickTimeMs());
+    }
+
+    /** Serving read-only clients now (ZooKeeper's server state "read-only"). */
+    public boolean isReadOnly() {
+        return readOnly.isActive();
+    }
+
     // ------------------------------------------------------------------ events
 
     /** The clock advanced. Drives Zab's timers; the leader expires sessions and empty containers. */
@@ -193,6 +212,7 @@ public final class ServerCore implements Replica, Effects {
             lastContainerCheckMs = nowMs;
         }
         zab.tick(nowMs);
+        followReadOnlyMode();
         if (!zab.isServingLeader()) {
             return;
         }
@@ -226,6 +246,42 @@ public final class ServerCore implements Replica, Effects {
             reject(conn, "too many connections from " + Connection.hostOf(remoteAddress) + " - max is "
                     + config.maxClientCnxns());
         }
+    }
+
+    /**
+     * Starts or ends read-only mode as Zab's role says, after every event that may change it: the mode ends
+     * the moment the election is over, before this server syncs with a leader, so no read-only connection
+     * sees a SNAP or TRUNC replace the state it reads (ZooKeeper shuts its read-only server down there).
+     */
+    private void followReadOnlyMode() {
+        boolean looking = !config.standalone() && zab.state() == io.zabkit.zab.Message.ServerState.LOOKING;
+        switch (readOnly.update(looking, nowMs)) {
+            case STARTED:
+                LOG.log(System.Logger.Level.INFO, "read-only mode: no leader for the grace period; serving"
+                        + " read-only clients at zxid {0}", Txn.zxidString(applier.lastProcessedZxid()));
+                break;
+            case ENDED:
+                for (Connection c : new ArrayList<>(connections.values())) {
+                    LOG.log(System.Logger.Level.INFO, "closing connection {0} from {1}: read-only mode ended ({2})",
+                            c.id, c.remoteAddress, zab.state());
+                    closeConnection(c);
+                }
+                break;
+            default:
+                break;
+        }
+        if (readOnly.isActive()) {
+            for (long sessionId : readOnly.expire(nowMs)) {
+                LOG.log(System.Logger.Level.INFO, "read-only session 0x{0} expired", Long.toHexString(sessionId));
+                Long connId = connectionBySession.remove(sessionId);
+                Connection conn = connId == null ? null : connections.get(connId);
+                if (conn != null) {
+                    closeConnection(conn);
+                }
+            }
+        }
+        assert !readOnly.isEnabled() || readOnly.isActive() || connections.values().stream().noneMatch(c -> c.readOnly)
+                : "a read-only connection outside read-only mode";
     }
 
     /** Raw bytes from a client connection, in any chunking. */
@@ -307,16 +363,19 @@ public final class ServerCore implements Replica, Effects {
                     + Txn.zxidString(zab.lastLoggedZxid()));
         }
         zab.persisted(zxid);
+        followReadOnlyMode();
     }
 
     /** A message from another server of the ensemble. */
     public void peerMessage(long from, Message message) {
         zab.receive(from, message);
+        followReadOnlyMode();
     }
 
     /** The link to another server broke; anything in flight on it may be lost. */
     public void peerDisconnected(long peer) {
         zab.peerDisconnected(peer);
+        followReadOnlyMode();
     }
 
     /** Part of a message from another server arrived (runtime.PeerEvents#peerBytes). */
@@ -450,9 +509,11 @@ public final class ServerCore implements Replica, Effects {
     public void checkInvariants() {
         tree.checkInvariants();
         zab.checkInvariants();
-        if (!zab.isServing()) {
-            for (Connection c : connections.values()) {
-                check(c.phase != Connection.Phase.CONNECTED, "session 0x" + Long.toHexString(c.sessionId)
+        for (Connection c : connections.values()) {
+            check(!c.readOnly || readOnly.isActive(), "read-only session 0x" + Long.toHexString(c.sessionId)
+                    + " is connected outside read-only mode");
+            if (!zab.isServing()) {
+                check(c.phase != Connection.Phase.CONNECTED || c.readOnly, "session 0x" + Long.toHexString(c.sessionId)
                         + " is connected while this server is " + zab.state() + " in " + zab.zabState());
             }
         }
@@ -600,6 +661,7 @@ public final class ServerCore implements Replica, Effects {
     }
 
     private void touch(long sessionId) {
+        readOnly.touch(sessionId, nowMs);
         sessions.touch(sessionId, nowMs);
         if (zab.isServingFollower() && sessionId != 0) {
             touchedSinceLastPing.put(sessionId, sessions.timeoutMs(sessionId));
@@ -646,6 +708,10 @@ public final class ServerCore implements Replica, Effects {
     private void handleConnect(Connection conn, byte[] packet) throws IOException {
         ConnectRequestView c = ConnectRequestView.decode(packet, config.maxBufferBytes());
         stats.connectRequests++;
+        if (!zab.isServing() && readOnly.isActive()) {
+            connectReadOnly(conn, c);
+            return;
+        }
         if (!zab.isServing()) {
             stats.connectsWhileNotServing++;
             reject(conn, "this server is not serving: it is " + zab.state() + " in " + zab.zabState()
@@ -704,6 +770,96 @@ public final class ServerCore implements Replica, Effects {
         drain(conn);
     }
 
+    /**
+     * A connect request in read-only mode, as ZooKeeper 3.9's ReadOnlyZooKeeperServer answers it: a client
+     * that did not say canBeReadOnly is refused (connection closed), and so is one resuming a session of the
+     * ensemble; a new session is local to this server and its ConnectResponse says readOnly.
+     */
+    private void connectReadOnly(Connection conn, ConnectRequestView c) {
+        long lastProcessed = applier.lastProcessedZxid();
+        if (!c.readOnly()) {
+            stats.connectsWhileNotServing++;
+            reject(conn, "refusing session request for not-read-only client: this server is in read-only mode");
+            return;
+        }
+        if (c.lastZxidSeen() > lastProcessed) {
+            reject(conn, "refusing session request: client has seen zxid " + Txn.zxidString(c.lastZxidSeen())
+                    + ", our last zxid is " + Txn.zxidString(lastProcessed) + "; client must try another server");
+            return;
+        }
+        if (c.sessionId() != 0 && !readOnly.hasSession(c.sessionId())) {
+            if (sessions.exists(c.sessionId())) {
+                reject(conn, "refusing global session reconnection in read-only mode: session 0x"
+                        + Long.toHexString(c.sessionId()));
+                return;
+            }
+            Connection.Pending p = new Connection.Pending(
+                    new Request(conn.id, c.sessionId(), 0, OpCode.CREATE_SESSION, null, List.of(), nowMs), 0);
+            p.ready = Replies.sessionExpiredResponse();
+            p.closeAfter = true;
+            conn.phase = Connection.Phase.CONNECTED;
+            conn.readOnly = true;
+            conn.queue.addLast(p);
+            drain(conn);
+            return;
+        }
+        long sessionId = c.sessionId();
+        int timeoutMs;
+        if (sessionId == 0) {
+            sessionId = sessions.newSessionId(nowMs);
+            timeoutMs = Math.max(config.minSessionTimeoutMs(), Math.min(config.maxSessionTimeoutMs(), c.timeoutMs()));
+            readOnly.addSession(sessionId, timeoutMs, nowMs);
+            stats.sessionsCreated++;
+        } else if (!sessions.passwordMatches(sessionId, c.password())) {
+            Connection.Pending p = new Connection.Pending(
+                    new Request(conn.id, sessionId, 0, OpCode.CREATE_SESSION, null, List.of(), nowMs), 0);
+            p.ready = Replies.sessionExpiredResponse();
+            p.closeAfter = true;
+            conn.phase = Connection.Phase.CONNECTED;
+            conn.readOnly = true;
+            conn.queue.addLast(p);
+            drain(conn);
+            return;
+        } else {
+            timeoutMs = readOnly.timeoutMs(sessionId);
+            Long previous = connectionBySession.get(sessionId);
+            if (previous != null && previous != conn.id && connections.containsKey(previous)) {
+                closeConnection(connections.get(previous));
+            }
+        }
+        conn.phase = Connection.Phase.CONNECTED;
+        conn.readOnly = true;
+        bind(conn, sessionId, timeoutMs);
+        touch(sessionId);
+        Connection.Pending p = new Connection.Pending(
+                new Request(conn.id, sessionId, 0, OpCode.CREATE_SESSION, null, List.of(), nowMs), 0);
+        p.ready = Replies.connectResponse(timeoutMs, sessionId, sessions.password(sessionId), true);
+        conn.queue.addLast(p);
+        drain(conn);
+    }
+
+    /**
+     * A request on a read-only session: ZooKeeper's ReadOnlyRequestProcessor answers every state change (and
+     * sync) with NotReadOnly at the last applied zxid and keeps the connection; closeSession ends the
+     * session here. True if answered.
+     */
+    private boolean answeredReadOnly(Connection conn, RequestHeader h) {
+        Connection.Pending p = new Connection.Pending(
+                new Request(conn.id, conn.sessionId, h.getXid(), h.getType(), null, List.of(), nowMs), 0);
+        if (h.getType() == OpCode.CLOSE_SESSION) {
+            readOnly.removeSession(conn.sessionId);
+            p.ready = Replies.reply(h.getXid(), applier.lastProcessedZxid(), Err.OK, null);
+            p.closeAfter = true;
+        } else if (ReadOnlyMode.refuses(h.getType())) {
+            p.ready = Replies.reply(h.getXid(), applier.lastProcessedZxid(), Err.NOT_READ_ONLY, null);
+        } else {
+            return false;
+        }
+        conn.queue.addLast(p);
+        drain(conn);
+        return true;
+    }
+
     private void bind(Connection conn, long sessionId, int timeoutMs) {
         conn.sessionId = sessionId;
         conn.timeoutMs = timeoutMs;
@@ -734,6 +890,9 @@ public final class ServerCore implements Replica, Effects {
         }
         if (!Requests.isKnown(h.getType())) {
             answerUnimplemented(conn, h);
+            return;
+        }
+        if (conn.readOnly && answeredReadOnly(conn, h)) {
             return;
         }
         Object body = Requests.decode(h.getType(), in);

@@ -137,8 +137,10 @@ final class EventLoop implements Runnable {
         // An ensemble's timers (election finalize wait, pings, resends) need finer ticks than tickTime/2.
         this.tickIntervalMs = Math.max(1, peers == null ? tickTimeMs / 2 : Math.min(tickTimeMs / 2, 20));
         this.clockMs = clockMs;
-        listener.configureBlocking(false);
-        listener.register(selector, SelectionKey.OP_ACCEPT);
+        if (listener != null) { // null: TLS clients only (listenSecurely)
+            listener.configureBlocking(false);
+            listener.register(selector, SelectionKey.OP_ACCEPT);
+        }
         this.peerLinks = peers == null ? null : new PeerLinks(peers.myId(), peers.quorumAddresses(),
                 peers.quorumListener(), selector, peers.maxBufferBytes(), new PeerLinks.Listener() {
                     @Override
@@ -625,7 +627,9 @@ final class EventLoop implements Runnable {
 
     private void shutDown() {
         try {
-            listener.close();
+            if (listener != null) {
+                listener.close();
+            }
             if (secureListener != null) {
                 secureListener.close();
             }

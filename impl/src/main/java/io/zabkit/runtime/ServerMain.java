@@ -38,6 +38,8 @@ public final class ServerMain {
     static final String DISCARD_CORRUPT_LOG_TAIL = "--discard-corrupt-log-tail";
     /** A signal's stop waits this long for queued disk writes before giving up (exit 1). */
     static final long STOP_TIMEOUT_S = 60;
+    /** ZooKeeper's system property for read-only mode (QuorumPeer reads it with Boolean.getBoolean). */
+    static final String READ_ONLY_MODE = "readonlymode.enabled";
 
     private ServerMain() {}
 
@@ -134,11 +136,22 @@ public final class ServerMain {
         }
         ServerCore serverCore = new ServerCore(config.core(), recovered);
         serverCore.useClientAuth(config.clientAuth(), sasl);
+        if (Boolean.getBoolean(READ_ONLY_MODE)) {
+            if (config.standalone()) {
+                Logging.warn(READ_ONLY_MODE + " is ignored by a standalone server, as by ZooKeeper's");
+            } else {
+                Logging.info("read-only mode enabled (" + READ_ONLY_MODE + "): without a leader for max(2 s, tickTime)"
+                        + " this server serves read-only clients");
+                serverCore.enableReadOnlyMode();
+            }
+        }
         Core core = new ServerCoreAdapter(serverCore);
-        ServerSocketChannel listener;
+        ServerSocketChannel listener = null; // TLS clients only: no plaintext port
         try {
-            listener = ServerSocketChannel.open();
-            listener.bind(config.clientAddress(), 1024);
+            if (config.clientAddress() != null) {
+                listener = ServerSocketChannel.open();
+                listener.bind(config.clientAddress(), 1024);
+            }
         } catch (BindException e) {
             Logging.error("cannot listen on " + config.clientAddress() + ": " + e.getMessage()
                     + " (is another server on that port? change clientPort)");
@@ -201,6 +214,9 @@ public final class ServerMain {
     }
 
     private static void closeQuietly(ServerSocketChannel channel) {
+        if (channel == null) {
+            return;
+        }
         try {
             channel.close();
         } catch (IOException e) {
@@ -310,7 +326,8 @@ public final class ServerMain {
     }
 
     private static String hostPort(ServerConfig config) {
-        return hostPort(config.clientAddress());
+        return config.clientAddress() == null ? hostPort(config.tls().address()) + " (TLS only)"
+                : hostPort(config.clientAddress());
     }
 
     private static String hostPort(java.net.InetSocketAddress address) {

@@ -250,7 +250,7 @@ class ConfigReaderTest {
             assertTrue(message.contains("zoo.cfg"), message);
         }
         assertTrue(error("clientPort=2181", "dataLogDir=/tmp/x").contains("dataDir is required"));
-        assertTrue(error(dataDirLine()).contains("clientPort is required"));
+        assertTrue(error(dataDirLine()).contains("clientPort or secureClientPort is required"));
         assertTrue(error(dataDirLine(), "clientPort=70000").contains("clientPort=70000: '70000' is not a port"));
     }
 
@@ -337,6 +337,22 @@ class ConfigReaderTest {
             String message = error(concatLines(tls, refused));
             assertTrue(message.contains(refused) && message.contains("refuses to start"), refused + ": " + message);
         }
+    }
+
+    /** secureClientPort without clientPort: TLS clients only, as ZooKeeper allows; no port at all is an error. */
+    @Test
+    void aServerMayTakeTlsClientsOnly() throws Exception {
+        String[] tlsOnly = {dataDirLine(), "secureClientPort=2281",
+                "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory",
+                "ssl.keyStore.location=/keys/server.p12"};
+        ServerConfig c = read(tlsOnly);
+        assertNull(c.clientAddress(), "no plaintext port");
+        assertEquals(new InetSocketAddress(2281), c.tls().address(), "every interface, as ZooKeeper's default");
+        assertEquals(new InetSocketAddress("127.0.0.1", 2281),
+                read(concatLines(tlsOnly, "secureClientPortAddress=127.0.0.1")).tls().address());
+        String addressAlone = error(concatLines(tlsOnly, "clientPortAddress=127.0.0.1"));
+        assertTrue(addressAlone.contains("clientPortAddress=127.0.0.1: is set but clientPort is not"), addressAlone);
+        assertTrue(error(dataDirLine()).contains("clientPort or secureClientPort is required"));
     }
 
     private static String[] concatLines(String[] lines, String more) {

@@ -49,8 +49,23 @@ final class ProductionTarget implements Target {
         return (dataDir, port, settings) -> start(dataDir, port, settings, jvmFlags, List.of(extraLines));
     }
 
+    /**
+     * A factory whose zoo.cfg has no clientPort: {@code secureClientPort=port} (with {@code extraLines}, which
+     * must configure TLS) takes every client.
+     */
+    static Target.Factory tlsOnlyFactoryWith(String... extraLines) {
+        return (dataDir, port, settings) -> start(dataDir, port, settings, List.of(), List.of(extraLines),
+                List.of("secureClientPortAddress=127.0.0.1", "secureClientPort=" + port));
+    }
+
     private static ProductionTarget start(Path dataDir, int port, Settings settings, List<String> jvmFlags,
                                           List<String> extraLines) throws Exception {
+        return start(dataDir, port, settings, jvmFlags, extraLines,
+                List.of("clientPortAddress=127.0.0.1", "clientPort=" + port));
+    }
+
+    private static ProductionTarget start(Path dataDir, int port, Settings settings, List<String> jvmFlags,
+                                          List<String> extraLines, List<String> portLines) throws Exception {
         Files.createDirectories(dataDir);
         Path config = dataDir.resolve("zoo.cfg");
         Files.writeString(config, String.join("\n",
@@ -59,8 +74,7 @@ final class ProductionTarget implements Target {
                 "maxSessionTimeout=" + settings.maxSessionTimeoutMs(),
                 "maxClientCnxns=" + settings.maxClientCnxns(),
                 "dataDir=" + dataDir.resolve("data"),
-                "clientPortAddress=127.0.0.1",
-                "clientPort=" + port,
+                String.join("\n", portLines),
                 "forceSync=no",
                 "4lw.commands.whitelist=*",
                 String.join("\n", extraLines),

@@ -54,7 +54,8 @@ abstract class TlsContract {
      * Starts a server of this kind with a plaintext {@code clientPort}, a TLS {@code secureClientPort},
      * the server key pair, a truststore holding the client's certificate, {@code ssl.clientAuth=clientAuth},
      * and with {@code x509Provider} ZooKeeper's {@code authProvider.x509} line, as its documentation has it.
-     * The target's {@code port()} is the plaintext one.
+     * The target's {@code port()} is the plaintext one; {@code port} 0 means no clientPort at all (TLS only),
+     * and {@code port()} is then the secure one.
      */
     abstract Target start(Path dataDir, int port, int securePort, String clientAuth, boolean x509Provider)
             throws Exception;
@@ -133,6 +134,30 @@ abstract class TlsContract {
             assertArrayEquals(data, plain.getData("/tls", false, null), "the plaintext port serves the same tree");
         } finally {
             plain.close();
+        }
+    }
+
+    /** secureClientPort without clientPort: ZooKeeper 3.9 takes TLS clients only; so does zabkit. */
+    @Test
+    void aServerWithOnlyASecurePortServesTlsClientsOnly() throws Exception {
+        int securePort = Clients.freePort();
+        target = start(dir, 0, securePort, "need");
+        assertEquals(securePort, target.port());
+        byte[] data = "tls only".getBytes(StandardCharsets.UTF_8);
+        ZooKeeper tls = connectTls(securePort, tlsConfig(client, server.trustStore()));
+        try {
+            tls.create("/tls-only", data, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            assertArrayEquals(data, tls.getData("/tls-only", false, null));
+        } finally {
+            tls.close();
+        }
+        assertFalse(connects(securePort, new ZKClientConfig()), "a plaintext client connected to the TLS-only port");
+        target.restart();
+        ZooKeeper again = connectTls(securePort, tlsConfig(client, server.trustStore()));
+        try {
+            assertArrayEquals(data, again.getData("/tls-only", false, null), "the tree after a restart");
+        } finally {
+            again.close();
         }
     }
 

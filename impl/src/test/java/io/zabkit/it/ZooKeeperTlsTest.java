@@ -41,7 +41,7 @@ class ZooKeeperTlsTest extends TlsContract {
         ProviderRegistry.reset(); // the x509 provider was made with the properties above
     }
 
-    /** ZooKeeper with both ports; the plaintext one is {@link #port()}. */
+    /** ZooKeeper with both ports, the plaintext one {@link #port()}; or with the secure one only (port 0). */
     static final class SecureZooKeeper implements Target {
         private final Path dataDir;
         private final int port;
@@ -65,9 +65,14 @@ class ZooKeeperTlsTest extends TlsContract {
             server = new ZooKeeperServer(dir, dir, s.tickTimeMs());
             server.setMinSessionTimeout(s.minSessionTimeoutMs());
             server.setMaxSessionTimeout(s.maxSessionTimeoutMs());
-            plain = ServerCnxnFactory.createFactory(new InetSocketAddress("127.0.0.1", port), s.maxClientCnxns());
             secure = ServerCnxnFactory.createFactory();
             secure.configure(new InetSocketAddress("127.0.0.1", securePort), s.maxClientCnxns(), -1, true);
+            if (port == 0) { // ZooKeeperServerMain without clientPort: the secure factory starts the server
+                plain = null;
+                secure.startup(server);
+                return;
+            }
+            plain = ServerCnxnFactory.createFactory(new InetSocketAddress("127.0.0.1", port), s.maxClientCnxns());
             plain.startup(server);
             secure.startup(server, false);
         }
@@ -79,27 +84,35 @@ class ZooKeeperTlsTest extends TlsContract {
 
         @Override
         public int port() {
-            return port;
+            return port == 0 ? securePort : port;
         }
 
         @Override
         public void restart() throws Exception {
-            close();
+            stopServer(); // the properties stay: the restarted factories read them again
             startServer();
         }
 
         @Override
         public void dropConnections() {
-            plain.closeAll(org.apache.zookeeper.server.ServerCnxn.DisconnectReason.SERVER_SHUTDOWN);
+            if (plain != null) {
+                plain.closeAll(org.apache.zookeeper.server.ServerCnxn.DisconnectReason.SERVER_SHUTDOWN);
+            }
             secure.closeAll(org.apache.zookeeper.server.ServerCnxn.DisconnectReason.SERVER_SHUTDOWN);
         }
 
         @Override
         public void close() {
-            secure.shutdown();
-            plain.shutdown();
-            server.shutdown();
+            stopServer();
             forget(properties);
+        }
+
+        private void stopServer() {
+            secure.shutdown();
+            if (plain != null) {
+                plain.shutdown();
+            }
+            server.shutdown();
         }
     }
 }
