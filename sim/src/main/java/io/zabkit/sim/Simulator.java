@@ -177,6 +177,14 @@ public final class Simulator {
         }
         this.scenarios = root.fork();
         this.laterScenarios = new Prng(options.seed() ^ 0x1F2E3D4CL);
+        if (options.slowDisk()) {
+            // Targeted: one server's disk lags the others', so that it applies behind the commit point:
+            // a sync on it must still wait for what the leader names (ZOOKEEPER-1675's window, held open)
+            SimNode slow = nodes.get(laterScenarios.between(0, nodes.size() - 1));
+            double mean = Math.max(4.0, Math.min(options.syncDelayTicksMean() * 3, 30.0));
+            slow.slowDisk(mean, Math.max(30, Math.min(options.syncDelayTicksMax() * 2, 120)));
+            coverage.hit(Coverage.Branch.SLOW_DISK);
+        }
     }
 
     /** The VOPR refuses to run without assertions: they are half of the oracle. */
@@ -272,6 +280,7 @@ public final class Simulator {
                 core.checkInvariants();
                 digests.afterStep(core);
                 progress.afterStep(n.address(), n.crashes(), core.lastProcessedZxid());
+                syncReads.applied(core.lastProcessedZxid());
                 io.zabkit.zab.Zab zab = core.zab();
                 if (zab.isServingLeader() != servingLeaderAddresses.contains(n.address())) {
                     if (zab.isServingLeader()) {
