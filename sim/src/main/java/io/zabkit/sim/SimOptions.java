@@ -233,6 +233,19 @@ record SimOptions(
                 + drawn.abandonProbability + drawn.snapRejoinProbability > 0 || drawn.slowDisk;
     }
 
+    /** The same run with or without the slow-disk scenario (for a seed pinned before it existed). */
+    SimOptions withSlowDisk(boolean slow) {
+        return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
+                reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
+                writeFraction, multiProbability, closeSessionProbability, crashProbability, restartDelayTicksMax,
+                tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
+                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
+                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
+                committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
+                clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
+                abandonProbability, snapRejoinProbability, slow, bugs);
+    }
+
     /** The same run with these bug-zoo switches planted in every server (nothing else changed). */
     SimOptions withBugs(Set<Bug> planted) {
         return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,

@@ -106,7 +106,8 @@ class EnsembleSimulationTest {
             assertTrue(leaders > 2L * seeds, "too few leader changes: " + leaders);
             assertTrue(crashes > seeds, "too few NodeCrash faults: " + crashes);
             assertTrue(partitions > seeds / 10, "too few partitions: " + partitions);
-            assertTrue(ops > 30L * seeds, "too few acknowledged client ops: " + ops);
+            // 20 a seed: the rejoin and slow-disk scenarios take time out of half the runs (30 before them)
+            assertTrue(ops > 20L * seeds, "too few acknowledged client ops: " + ops);
         }
         assertCovered(coverage, "classic Zab, 3 and 5 servers:");
         assertReachedOften(coverage, 400);
@@ -185,8 +186,9 @@ class EnsembleSimulationTest {
      */
     @Test
     void aSnapBehindAppliedStateLowersTheCommitPointWithTheLog() {
-        SimResult r = new Simulator(SimOptions.fromSeed(300929L, TICKS, SimDisk.Mode.HONEST, 3, Variant.Zab), null,
-                false).run();
+        // pinned before the slow-disk scenario existed: run as then
+        SimResult r = new Simulator(SimOptions.fromSeed(300929L, TICKS, SimDisk.Mode.HONEST, 3, Variant.Zab)
+                .withSlowDisk(false), null, false).run();
         assertTrue(r.ok(), r.report());
         assertTrue(r.coverage().count(Coverage.Branch.SNAP_BEHIND_APPLIED) > 0,
                 "seed 300929 no longer sends a SNAP behind a follower's applied state; pick another");
