@@ -636,7 +636,7 @@ public final class ServerCore implements Replica, Effects {
         }
         for (Connection.Pending p : conn.queue) {
             if (p.request.type() == OpCode.SYNC && p.request.xid() == cxid && p.zxid == Connection.AWAITING_LEADER) {
-                p.zxid = zxid;
+                p.zxid = config.zab().bug(Bug.SYNC_REPLY_NOT_AWAITED) ? 0 : zxid; // the bug: the reply ends the wait
                 break;
             }
         }

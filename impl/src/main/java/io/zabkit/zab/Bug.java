@@ -52,8 +52,12 @@ public enum Bug {
     SNAP_BEHIND_APPLIED_INSTALLED,
     /** Planted: a follower accepts a LEADERINFO epoch below the epoch it already accepted (breaks its promise). */
     STALE_LEADERINFO_ACCEPTED,
-    /** Planted: the leader answers a sync with its last committed zxid instead of its last proposed one. */
-    SYNC_REPLY_LAST_COMMITTED,
+    /**
+     * Planted (in place of SYNC_REPLY_LAST_COMMITTED, an equivalent mutant under classic Zab: sim/README.md):
+     * a follower answers a sync as soon as the leader's SyncReply arrives, without first applying up to
+     * the zxid the leader named (the COMMITs before it may still wait for this follower's disk).
+     */
+    SYNC_REPLY_NOT_AWAITED,
     /**
      * Issue 23's finding 1 re-planted (the class of CVE-2018-8012): the quorum port takes a link's claimed
      * server id without checking its source address, so a stray can displace a member and speak for it.

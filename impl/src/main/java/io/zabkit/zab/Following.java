@@ -248,7 +248,8 @@ final class Following extends Role {
      * A SNAP older than what this server applied: a leader applies only what it committed, so one just
      * recovered from its snapshot sends that snapshot and its whole log after it. Installing it would
      * drop committed transactions this server applied (and its own newer snapshot holds); instead keep
-     * the applied state, drop the log after it (only uncommitted entries: TRUNC to lastProcessed) and
+     * the applied state, drop the log after it (TRUNC to lastProcessed; committed entries not yet applied
+     * go too, and come again in the leader's history, which holds every committed transaction) and
      * skip the leader's proposals up to it. Sound because every committed transaction is in the new
      * leader's history, with the same prefix: the leader's proposals must pass exactly through
      * {@code applied}, which {@link #followerProcessProposal} checks.
@@ -260,6 +261,8 @@ final class Following extends Role {
         zab.history.truncateAfter(applied);
         zab.effects.truncateLog(applied);
         zab.lastPersisted = Math.min(zab.lastPersisted, applied);
+        // committed entries past the applied state went with the log: the leader's proposals bring them again
+        zab.lastCommitted = Math.min(zab.lastCommitted, applied);
         skipThrough = applied;
         skippedTo = snapZxid;
     }

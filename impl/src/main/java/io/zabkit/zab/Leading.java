@@ -385,8 +385,7 @@ final class Leading extends Role {
     /** A follower's client syncs: it must apply everything this leader proposed so far. */
     private void leaderProcessSync(long from, SyncRequest s) {
         if (zabState == ZabState.BROADCAST) {
-            long upTo = zab.config.bug(Bug.SYNC_REPLY_LAST_COMMITTED) ? zab.lastCommitted : zab.history.lastZxid();
-            zab.effects.send(from, new SyncReply(s.sessionId(), s.cxid(), upTo));
+            zab.effects.send(from, new SyncReply(s.sessionId(), s.cxid(), zab.history.lastZxid()));
         }
     }
 

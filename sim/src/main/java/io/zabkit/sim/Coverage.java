@@ -36,7 +36,11 @@ final class Coverage {
                 Shape.CLASSIC_ENSEMBLE),
         CRASH_NEWLEADER_WINDOW("a follower sent NEWLEADER, its synced history not on disk, crashes with its leader"
                 + " (targeted)", Shape.CLASSIC_ENSEMBLE),
+        REJOIN_RECOVERED_ENSEMBLE("a cut-off leader rejoins the others after their power loss (targeted)",
+                Shape.ENSEMBLE),
         CRASH_AFTER_TRUNC("a server crashes soon after a TRUNC (targeted)", Shape.CLASSIC_ENSEMBLE),
+        SYNC_REPLY_AHEAD_OF_FOLLOWER("the leader's SyncReply names a zxid the follower has not applied yet", Shape.ENSEMBLE),
+        SLOW_DISK("one server's disk slower than the others' (targeted)", Shape.ENSEMBLE),
         SYNC_ON_SERVER_BEHIND_WRITE("sync sent to a server behind a write just acknowledged", Shape.ENSEMBLE),
         PARTITION_SILENT("silent partition (links hold, timeouts must notice)", Shape.ENSEMBLE),
         STRAY_PEER_REFUSED("stray connection on the quorum port refused (claimed id, no server line's address)",

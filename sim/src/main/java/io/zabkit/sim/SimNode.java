@@ -56,6 +56,19 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
     private long starts;
 
     /** @param proposed told of every batch of transactions the core hands to storage (the canonical chain) */
+    /** Targeted (a slow disk): this server's fsync latency, mean and cap in ticks; -1: the seed's, as every server's. */
+    private double slowSyncMeanTicks = -1;
+    private int slowSyncMaxTicks = -1;
+
+    /** Gives this server a slower disk than the others (the slow-disk scenario). */
+    void slowDisk(double meanTicks, int maxTicks) {
+        assert meanTicks > 0 && maxTicks >= meanTicks : "a slow disk takes time: " + meanTicks + ", " + maxTicks;
+        slowSyncMeanTicks = meanTicks;
+        slowSyncMaxTicks = maxTicks;
+        trace.event("node.slow-disk", "node " + address + " fsyncs take " + meanTicks + " ticks on average, at most "
+                + maxTicks);
+    }
+
     SimNode(int address, CoreConfig config, SimOptions options, Prng prng, SimClock clock, SimNetwork network,
             Trace trace, Consumer<List<Txn>> proposed) {
         this(address, config, options, prng, clock, network, null, trace, proposed, t -> { });
@@ -296,6 +309,8 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
             if (s.zxid() < core.lastProcessedZxid()) {
                 coverage.hit(Coverage.Branch.SNAP_BEHIND_APPLIED);
             }
+        } else if (m instanceof Message.SyncReply r && r.zxid() > core.lastProcessedZxid()) {
+            coverage.hit(Coverage.Branch.SYNC_REPLY_AHEAD_OF_FOLLOWER);
         } else if (m instanceof Message.Proposal p && z.isServingFollower() && options.variant().acksFromMemory()) {
             coverage.hit(p.fast() ? Coverage.Branch.FAST_PROPOSAL : Coverage.Branch.FAST_FALLBACK);
         }
@@ -385,8 +400,9 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
             assert ready.mustSync() : "the simulator runs with forceSync: every batch of entries must sync";
             storage.append(ready.entries());
             proposed.accept(ready.entries());
-            long done = Math.max(lastSyncDoneTick, clock.tick() + prng.delay(options.syncDelayTicksMean(),
-                    options.syncDelayTicksMax()));
+            double mean = slowSyncMeanTicks > 0 ? slowSyncMeanTicks : options.syncDelayTicksMean();
+            int max = slowSyncMeanTicks > 0 ? slowSyncMaxTicks : options.syncDelayTicksMax();
+            long done = Math.max(lastSyncDoneTick, clock.tick() + prng.delay(mean, max));
             lastSyncDoneTick = done;
             syncs.addLast(new SyncInFlight(done, ready.lastEntryZxid()));
         }

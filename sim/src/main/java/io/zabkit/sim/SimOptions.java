@@ -54,6 +54,8 @@ record SimOptions(
         double syncAfterWriteProbability,
         double laggardMoveProbability,
         double abandonProbability,
+        double snapRejoinProbability,
+        boolean slowDisk,
         Set<Bug> bugs) {
 
     static final int TICK_TIME_MS = 100;
@@ -90,7 +92,7 @@ record SimOptions(
                 p.pick(0.0, 0.5, 0.9),
                 p.pick(0.0, 0.0, 0.001, 0.01),
                 diskMode,
-                1, 0.0, 0, 0.0, 1, Variant.Zab, ZabConfig.COMMITTED_LOG_COUNT, true, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, Set.of());
+                1, 0.0, 0, 0.0, 1, Variant.Zab, ZabConfig.COMMITTED_LOG_COUNT, true, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, false, Set.of());
     }
 
     /**
@@ -119,6 +121,9 @@ record SimOptions(
         double syncAfterWrite = targeted.pick(0.0, 0.0, 1.0, 1.0);
         double laggardMove = targeted.pick(0.0, 0.0, 0.02, 0.1);
         double abandon = targeted.pick(0.0, 0.0, 0.003, 0.01);
+        // Scenarios added later draw from streams of their own, so the draws above keep their values.
+        double snapRejoin = new Prng(seed ^ 0x5A9BE11DL).pick(0.0, 0.0, 0.02, 0.1);
+        boolean slowDisk = new Prng(seed ^ 0x51077D15L).chance(0.5);
         // the durability window is open only while fsyncs take time: its seeds have slow disks
         double syncDelayMean = windowCrash > 0 ? Math.max(base.syncDelayTicksMean, 4.0) : base.syncDelayTicksMean;
         int syncDelayMax = windowCrash > 0 ? Math.max(base.syncDelayTicksMax, 20) : base.syncDelayTicksMax;
@@ -129,7 +134,8 @@ record SimOptions(
                 syncDelayMax, base.snapCount, base.snapRetainCount, clientDelayMean, clientDelayMax,
                 base.splitProbability, base.coalesceProbability, base.connectionBreakProbability, diskMode, servers,
                 partition, partitionTicks, peerLinkDelayMean, peerLinkDelayMax, variant, committedLog, true, crash / 10,
-                discoveryCrash, clientMove, windowCrash, syncAfterWrite, laggardMove, abandon, Set.of());
+                discoveryCrash, clientMove, windowCrash, syncAfterWrite, laggardMove, abandon, snapRejoin, slowDisk,
+                Set.of());
     }
 
     /** The same run with power losses of the whole ensemble at this rate per tick (and nothing else changed). */
@@ -141,7 +147,8 @@ record SimOptions(
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, probability, discoveryCrashProbability, clientMoveProbability,
-                windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, abandonProbability, bugs);
+                windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, abandonProbability,
+                snapRejoinProbability, slowDisk, bugs);
     }
 
     boolean ensemble() {
@@ -158,10 +165,13 @@ record SimOptions(
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
                 clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
-                abandonProbability, bugs);
+                abandonProbability, snapRejoinProbability, slowDisk, bugs);
     }
 
-    /** The same run without server faults (no crash, power loss or partition): trace validation's first shape. */
+    /**
+     * The same run without server faults (no crash, power loss, partition or slow disk): trace validation's
+     * first shape.
+     */
     SimOptions withoutServerFaults() {
         return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
                 reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
@@ -170,7 +180,7 @@ record SimOptions(
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 0.0, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, 0.0, 0.0, clientMoveProbability, 0.0, syncAfterWriteProbability,
-                laggardMoveProbability, abandonProbability, bugs);
+                laggardMoveProbability, abandonProbability, 0.0, false, bugs);
     }
 
     /**
@@ -187,7 +197,8 @@ record SimOptions(
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, false, powerLossProbability, discoveryCrashProbability, clientMoveProbability,
-                windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, abandonProbability, bugs);
+                windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, abandonProbability,
+                snapRejoinProbability, slowDisk, bugs);
     }
 
     /**
@@ -208,18 +219,31 @@ record SimOptions(
                 delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
-                clientMoveProbability, 0.0, 0.0, 0.0, 0.0, bugs);
+                clientMoveProbability, 0.0, 0.0, 0.0, 0.0, 0.0, false, bugs);
     }
 
     /** Whether the targeted scenarios of issue 13 were turned off on a seed that drew some of them. */
     private boolean scenariosTurnedOff() {
         if (!ensemble() || windowCrashProbability + syncAfterWriteProbability + laggardMoveProbability
-                + abandonProbability > 0) {
+                + abandonProbability + snapRejoinProbability > 0 || slowDisk) {
             return false;
         }
         SimOptions drawn = fromSeed(seed, ticksMax, diskMode, serverCount, variant);
         return drawn.windowCrashProbability + drawn.syncAfterWriteProbability + drawn.laggardMoveProbability
-                + drawn.abandonProbability > 0;
+                + drawn.abandonProbability + drawn.snapRejoinProbability > 0 || drawn.slowDisk;
+    }
+
+    /** The same run with or without the slow-disk scenario (for a seed pinned before it existed). */
+    SimOptions withSlowDisk(boolean slow) {
+        return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
+                reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
+                writeFraction, multiProbability, closeSessionProbability, crashProbability, restartDelayTicksMax,
+                tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
+                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
+                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
+                committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
+                clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
+                abandonProbability, snapRejoinProbability, slow, bugs);
     }
 
     /** The same run with these bug-zoo switches planted in every server (nothing else changed). */
@@ -232,7 +256,7 @@ record SimOptions(
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
                 clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
-                abandonProbability, Set.copyOf(planted));
+                abandonProbability, snapRejoinProbability, slowDisk, Set.copyOf(planted));
     }
 
     /** The VOPR-style header: the seed and every option it drew, one line. */
@@ -247,7 +271,8 @@ record SimOptions(
                         + "partitionProbability=%.3f partitionTicksMax=%d peerDelayTicksMean=%.1f peerDelayTicksMax=%d "
                         + "variant=%s committedLogCount=%d honourFaultAssumption=%b powerLossProbability=%.4f "
                         + "discoveryCrashProbability=%.2f clientMoveProbability=%.2f windowCrashProbability=%.2f "
-                        + "syncAfterWriteProbability=%.2f laggardMoveProbability=%.3f abandonProbability=%.3f",
+                        + "syncAfterWriteProbability=%.2f laggardMoveProbability=%.3f abandonProbability=%.3f "
+                        + "snapRejoinProbability=%.2f slowDisk=%b",
                 seed, ticksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs, reconnectDelayTicksMax,
                 opProbability, clientPauseProbability, clientPauseTicksMax, keyCount, writeFraction, multiProbability,
                 closeSessionProbability, crashProbability, restartDelayTicksMax, tornWriteProbability,
@@ -256,7 +281,7 @@ record SimOptions(
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
                 clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
-                abandonProbability) + (bugs.isEmpty() ? "" : " bugs=" + bugs);
+                abandonProbability, snapRejoinProbability, slowDisk) + (bugs.isEmpty() ? "" : " bugs=" + bugs);
     }
 
     /** The simulator flags that re-create these options beyond the seed's draws ("" for none). */

@@ -46,6 +46,11 @@ public final class Simulator {
     private final Prng scenarios;
     /** The stray peers' draws (issue 23 item 2), a stream of their own. */
     private final Prng strays;
+    /**
+     * The draws of the scenarios added after those: a stream of its own, derived from the seed, so
+     * that adding them moved none of the draws above (seeds pinned by tests keep their runs).
+     */
+    private final Prng laterScenarios;
     private final Trace trace;
     private final History history;
     private final SimNetwork network;
@@ -62,6 +67,11 @@ public final class Simulator {
      * server leads; -1: none.
      */
     private int isolatedLeader = -1;
+    /**
+     * Targeted: the leader cut off with proposals in flight, kept out until the next leader committed in
+     * its own epoch; the others then lose power and it rejoins them (-1: none in progress).
+     */
+    private int rejoiningLeader = -1;
     /** Servers to crash at a tick, after a TRUNC (targeted; address -> tick). */
     private final Map<Integer, Long> crashAfterTruncTicks = new java.util.TreeMap<>();
     /** The targeted cut-off follower (silently partitioned alone) a client is to be moved to, or -1. */
@@ -171,6 +181,15 @@ public final class Simulator {
         }
         this.scenarios = root.fork();
         this.strays = root.fork(); // last: the other streams' draws stay as they were
+        this.laterScenarios = new Prng(options.seed() ^ 0x1F2E3D4CL);
+        if (options.slowDisk()) {
+            // Targeted: one server's disk lags the others', so that it applies behind the commit point:
+            // a sync on it must still wait for what the leader names (ZOOKEEPER-1675's window, held open)
+            SimNode slow = nodes.get(laterScenarios.between(0, nodes.size() - 1));
+            double mean = Math.max(4.0, Math.min(options.syncDelayTicksMean() * 3, 30.0));
+            slow.slowDisk(mean, Math.max(30, Math.min(options.syncDelayTicksMax() * 2, 120)));
+            coverage.hit(Coverage.Branch.SLOW_DISK);
+        }
     }
 
     /** The VOPR refuses to run without assertions: they are half of the oracle. */
@@ -223,6 +242,7 @@ public final class Simulator {
             maybeCrashLeaderInDiscovery();
             maybeCrashInDurabilityWindow();
             maybeCrashAfterTrunc();
+            maybeRejoinRecoveredEnsemble();
             maybeCrashInNewLeaderWindow();
             maybePartition();
             maybeMoveClient();
@@ -266,6 +286,7 @@ public final class Simulator {
                 core.checkInvariants();
                 digests.afterStep(core);
                 progress.afterStep(n.address(), n.crashes(), core.lastProcessedZxid());
+                syncReads.applied(core.lastProcessedZxid());
                 io.zabkit.zab.Zab zab = core.zab();
                 if (zab.isServingLeader() != servingLeaderAddresses.contains(n.address())) {
                     if (zab.isServingLeader()) {
@@ -463,6 +484,79 @@ public final class Simulator {
                 partitionEndTick = clock.tick() + 400; // a bound: normally healed as the next leader starts
                 isolatedLeader = n.address();
                 coverage.hit(Coverage.Branch.LEADER_CUT_WITH_PROPOSALS);
+                return;
+            }
+        }
+    }
+
+    /**
+     * Targeted (the SNAP-behind-applied path, issue 13 item 6): the leader is cut off (links break) while
+     * proposals it logged are outstanding, so its log ends in an entry the others may lack; it stays out
+     * until the next leader has committed in its own epoch; then every other server loses power and the
+     * partition heals. The servers that come back applied only their snapshots, and whichever leads has
+     * the longer history, so the old leader, whose last entry it lacks, is sent a SNAP: the leader's
+     * recovered snapshot, possibly behind what the old leader applied. It must keep its applied state.
+     */
+    private void maybeRejoinRecoveredEnsemble() {
+        if (rejoiningLeader >= 0) {
+            if (!peers.partitioned()) {
+                rejoiningLeader = -1; // healed by the partition's bound
+                return;
+            }
+            SimNode next = null;
+            for (SimNode n : nodes) {
+                io.zabkit.zab.Zab zab = n.isUp() ? n.core().zab() : null;
+                if (n.address() != rejoiningLeader && zab != null && zab.isServingLeader()
+                        && zab.lastCommitted() >>> 32 == zab.currentEpoch() && (zab.lastCommitted() & 0xffffffffL) > 0) {
+                    next = n;
+                }
+            }
+            if (next == null) {
+                return;
+            }
+            List<SimNode> others = new ArrayList<>();
+            for (SimNode n : nodes) {
+                if (n.address() != rejoiningLeader) {
+                    if (!n.isUp() || !mayCrash(n)) {
+                        return; // the power loss waits until it can take every other server
+                    }
+                    others.add(n);
+                }
+            }
+            trace.event("NodeCrash", "rejoin: every server but the cut-off leader " + rejoiningLeader
+                    + " loses power once leader " + next.address() + " committed "
+                    + Txn.zxidString(next.core().zab().lastCommitted()) + "; the old leader rejoins");
+            coverage.hit(Coverage.Branch.REJOIN_RECOVERED_ENSEMBLE);
+            for (SimNode n : others) {
+                crashAndRestartAt(n, clock.tick() + laterScenarios.between(1, 20));
+            }
+            recoverPartition();
+            rejoiningLeader = -1;
+            return;
+        }
+        if (options.snapRejoinProbability() <= 0 || peers.partitioned() || isolatedLeader >= 0
+                || cutOffFollower >= 0) {
+            return;
+        }
+        for (SimNode n : nodes) {
+            if (!n.isUp()) {
+                return;
+            }
+        }
+        for (SimNode n : nodes) {
+            io.zabkit.zab.Zab zab = n.core().zab();
+            if (zab.isServingLeader() && zab.lastLoggedZxid() > zab.lastCommitted()
+                    && laterScenarios.chance(options.snapRejoinProbability())) {
+                java.util.Set<Integer> all = new java.util.TreeSet<>();
+                nodes.forEach(x -> all.add(x.address()));
+                history.nemesis("PartitionStart", "[:node" + n.address() + "]");
+                trace.event("PartitionStart", "cut leader " + n.address() + " with proposals up to "
+                        + Txn.zxidString(zab.lastLoggedZxid()) + " in flight (links break); it rejoins after the"
+                        + " others' power loss");
+                peers.partition(java.util.Set.of(n.address()), all, false);
+                partitions++;
+                partitionEndTick = clock.tick() + 600; // a bound: normally healed at the power loss
+                rejoiningLeader = n.address();
                 return;
             }
         }

@@ -7,9 +7,11 @@ import java.util.Map;
 
 /**
  * SyncReads, in ensembles as on one server: a sync's reply zxid, and the zxid of every read the same
- * session invokes after that sync completed, are at least every zxid acknowledged to any client before
- * the sync was invoked (ZooKeeper's sync: "the server is caught up with the leader"). A follower that
- * answers a sync without asking the leader, or a leader that answers with less than it proposed, breaks it.
+ * session invokes after that sync completed, are at least every zxid acknowledged to any client, and
+ * every zxid any server had applied, before the sync was invoked (ZooKeeper's sync: "the server is
+ * caught up with the leader"; an applied zxid is committed, so every leader that can answer the sync
+ * holds it). A follower that answers a sync without asking the leader, or without waiting for what the
+ * leader named, or a leader that answers with less than it proposed, breaks it.
  */
 final class SyncReadsChecker {
     /** The highest acknowledged write zxid when each outstanding sync or read was invoked / must reach. */
@@ -17,15 +19,22 @@ final class SyncReadsChecker {
     /** Per session: what its completed syncs promised its later reads. */
     private final Map<Long, Long> sessionFloor = new HashMap<>();
     private long maxAcked = -1;
+    /** The highest zxid any server applied, as of the end of the last step (before this step's invocations). */
+    private long maxApplied = -1;
     private long checks;
 
     long checks() {
         return checks;
     }
 
+    /** A server has applied up to zxid (its lastProcessed at the end of a step). */
+    void applied(long zxid) {
+        maxApplied = Math.max(maxApplied, zxid);
+    }
+
     void invoked(ClientOp op) {
         if (op.kind == ClientOp.Kind.SYNC) {
-            floorAtInvoke.put(op, maxAcked);
+            floorAtInvoke.put(op, Math.max(maxAcked, maxApplied));
         } else if (!op.kind.isWrite() && sessionFloor.containsKey(op.session)) {
             floorAtInvoke.put(op, sessionFloor.get(op.session));
         }
@@ -44,7 +53,7 @@ final class SyncReadsChecker {
             String what = op.kind == ClientOp.Kind.SYNC ? "sync" : "read " + op.describe() + " after a sync";
             throw new Violation("SyncReads", "session 0x" + Long.toHexString(op.session) + ": " + what
                     + " answered at zxid " + Txn.zxidString(op.zxid) + ", below " + Txn.zxidString(floor)
-                    + " acknowledged before the sync was invoked");
+                    + " acknowledged or applied before the sync was invoked");
         }
         if (op.kind == ClientOp.Kind.SYNC) {
             sessionFloor.merge(op.session, floor, Math::max);
