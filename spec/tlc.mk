@@ -8,8 +8,9 @@ deps-tlc:
 tlc: deps-tlc ## model-check the CI models with TLC (every verdict must be as expected)
 	python3 $(ROOT)/spec/tlc.py --suite ci
 
-tlc-deep: deps-tlc ## model-check the larger models (hours; not part of make test)
-	python3 $(ROOT)/spec/tlc.py --suite deep
+TLC_DEEP_WORKERS ?= 1
+tlc-deep: deps-tlc ## model-check the 10^7-state models (about 50 min, niced, 1 worker; not part of make test)
+	nice -n 10 python3 $(ROOT)/spec/tlc.py --suite deep --workers $(TLC_DEEP_WORKERS)
 
 TEST_TARGETS += tlc
 

@@ -6,8 +6,11 @@
   spec/tlc.py --only MCZab_Bug3911  # one model
 
 Each model row names a TLA+ module, a .cfg, the expected verdict (`pass`, or the
-name of the invariant/property TLC must report violated) and a mode (`bfs` for
-exhaustive breadth-first search, `sim:SECONDS` for random simulation). The
+name of the invariant/property TLC must report violated) and a mode: `bfs` for
+exhaustive breadth-first search; `bfs:SECONDS` for a breadth-first search stopped
+after that long (verdict `incomplete` when states were left on the queue: no
+violation in the part searched, nothing claimed about the rest); `sim:SECONDS`
+for random simulation for that long; `simn:TRACES` for that many random traces. The
 script fetches TLC with Maven and checks its sha256, runs every model, prints
 each counterexample as a step-by-step trace of state changes, writes
 results/tlc/results.tsv and results/tlc/results.md, and exits non-zero when a
@@ -61,16 +64,23 @@ def ensure_jar():
         fail(f"{JAR} has sha256 {got}, expected {JAR_SHA256}; delete it and retry")
 
 
+# ci: make tlc; deep: make tlc-deep (the 10^7-state models); extra: larger models run by hand
+# (spec/tlc.py --suite extra).
+SUITES = ("ci", "deep", "extra")
+
+
 class Model:
     def __init__(self, fields, lineno):
         if len(fields) != 7:
             fail(f"spec/models.tsv line {lineno}: expected 7 tab-separated fields "
                  f"(name suite module cfg expected mode size), got {len(fields)}")
         self.name, self.suite, self.module, self.cfg, self.expected, self.mode, self.size = fields
-        if self.suite not in ("ci", "deep"):
-            fail(f"spec/models.tsv line {lineno}: suite must be ci or deep, not {self.suite!r}")
-        if not (self.mode == "bfs" or re.fullmatch(r"sim:\d+", self.mode)):
-            fail(f"spec/models.tsv line {lineno}: mode must be bfs or sim:SECONDS, not {self.mode!r}")
+        if self.suite not in SUITES:
+            fail(f"spec/models.tsv line {lineno}: suite must be one of {', '.join(SUITES)}, "
+                 f"not {self.suite!r}")
+        if not re.fullmatch(r"bfs(:\d+)?|sim:\d+|simn:\d+", self.mode):
+            fail(f"spec/models.tsv line {lineno}: mode must be bfs, bfs:SECONDS, sim:SECONDS "
+                 f"or simn:TRACES, not {self.mode!r}")
         for f in (self.module + ".tla", self.cfg):
             if not os.path.exists(os.path.join(SPEC, f)):
                 fail(f"spec/models.tsv line {lineno}: spec/{f} does not exist")
@@ -141,13 +151,15 @@ def run_model(model, workers, heap):
     meta = os.path.join(META, model.name)
     shutil.rmtree(meta, ignore_errors=True)
     os.makedirs(meta, exist_ok=True)
-    cmd = ["java", f"-Xmx{heap}", "-XX:+UseParallelGC", "-Dtlc2.TLC.stopAfter=0",
+    kind, _, arg = model.mode.partition(":")
+    stop_after = arg if kind in ("sim", "bfs") and arg else "0"
+    cmd = ["java", f"-Xmx{heap}", "-XX:+UseParallelGC", f"-Dtlc2.TLC.stopAfter={stop_after}",
            "-cp", JAR, "tlc2.TLC", "-deadlock", "-workers", str(workers),
            "-metadir", meta, "-config", model.cfg]
-    if model.mode.startswith("sim:"):
-        secs = int(model.mode.split(":")[1])
-        cmd[cmd.index("-Dtlc2.TLC.stopAfter=0")] = f"-Dtlc2.TLC.stopAfter={secs}"
+    if kind == "sim":
         cmd += ["-simulate", "-depth", "60"]
+    elif kind == "simn":
+        cmd += ["-simulate", f"num={arg}", "-depth", "60"]
     cmd.append(model.module + ".tla")
     t0 = time.time()
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -172,7 +184,8 @@ def run_model(model, workers, heap):
     return lines, elapsed, cpu
 
 
-def summarize(lines, simulate=False):
+def summarize(lines, mode="bfs"):
+    simulate = mode.startswith("sim")
     text = "\n".join(lines)
     res = {"states": "", "distinct": "", "diameter": "", "verdict": "error", "detail": ""}
     m = re.findall(r"([\d,]+) states generated, ([\d,]+) distinct states found", text)
@@ -196,11 +209,36 @@ def summarize(lines, simulate=False):
         res["verdict"] = "pass"
         m = re.findall(r"Progress: ([\d,]+) states checked", text)
         res["states"] = m[-1].replace(",", "") if m else ""
-        res["detail"] = "(simulation: random traces, not exhaustive)"
+        traces = mode.split(":")[1] + " random traces" if mode.startswith("simn:") else \
+            "random traces for " + mode.split(":")[1] + " s"
+        res["detail"] = f"(simulation: {traces} of depth <= 60, not exhaustive)"
     else:
         errs = [l for l in lines if l.startswith("Error") or "Exception" in l]
         res["detail"] = "; ".join(errs[:3]) or "TLC ended without a verdict"
+    left = re.findall(r"distinct states found, ([\d,]+) states left on queue", text)
+    if res["verdict"] == "pass" and not simulate and left and left[-1] != "0":
+        # TLC's stopAfter ends a breadth-first search with "No error has been found" even
+        # though states are left unexplored: that is a partial search, never a pass.
+        assert mode.startswith("bfs:"), f"unbounded bfs left {left[-1]} states on its queue"
+        res["verdict"] = "incomplete"
+        res["detail"] = (f"(stopped after {mode.split(':')[1]} s with {left[-1].replace(',', '')} "
+                         f"states on the queue: no violation in the part searched, not exhaustive)")
     return res
+
+
+def as_expected(model, verdict):
+    """A capped search may only stop short of a pass; it never stands in for a counterexample."""
+    if verdict == model.expected:
+        return True
+    return verdict == "incomplete" and model.expected == "pass" and model.mode.startswith("bfs:")
+
+
+def git_head():
+    r = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                       text=True)
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", "spec"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.strip()
+    return (r.stdout.strip() or "unknown") + (" with uncommitted spec/ changes" if dirty else "")
 
 
 def write_results(rows, suite, total, workers):
@@ -208,7 +246,7 @@ def write_results(rows, suite, total, workers):
     tsv = os.path.join(RESULTS, f"results-{suite}.tsv" if suite != "ci" else "results.tsv")
     md = os.path.join(RESULTS, f"results-{suite}.md" if suite != "ci" else "results.md")
     cols = ["model", "module", "size", "mode", "expected", "verdict", "ok",
-            "states", "distinct", "diameter", "seconds", "cpu_seconds"]
+            "states", "distinct", "diameter", "seconds", "cpu_seconds", "note"]
     with open(tsv, "w") as f:
         f.write("\t".join(cols) + "\n")
         for r in rows:
@@ -221,21 +259,21 @@ def write_results(rows, suite, total, workers):
                 "found a counterexample violating it. The counterexample traces are in "
                 "`traces/`.\n\n")
         f.write("| model | size | mode | expected | verdict | distinct states | "
-                "diameter | wall (s) | CPU (s) | as expected |\n")
-        f.write("|---|---|---|---|---|---:|---:|---:|---:|---|\n")
+                "diameter | wall (s) | CPU (s) | as expected | note |\n")
+        f.write("|---|---|---|---|---|---:|---:|---:|---:|---|---|\n")
         for r in rows:
             f.write(f"| {r['model']} | {r['size']} | {r['mode']} | {r['expected']} | "
                     f"{r['verdict']} | {r['distinct']} | {r['diameter']} | {r['seconds']} | "
-                    f"{r['cpu_seconds']} | {'yes' if r['ok'] else 'NO'} |\n")
+                    f"{r['cpu_seconds']} | {'yes' if r['ok'] else 'NO'} | {r['note']} |\n")
         cpu_total = sum(float(r["cpu_seconds"]) for r in rows)
-        f.write(f"\nTotal: {total:.0f} s wall, {cpu_total:.0f} s CPU (TLC with "
+        f.write(f"\nCommit: {git_head()}. Total: {total:.0f} s wall, {cpu_total:.0f} s CPU (TLC with "
                 f"{workers} workers; wall time depends on what else the machine runs).\n")
     return tsv, md
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--suite", choices=["ci", "deep"], default="ci")
+    ap.add_argument("--suite", choices=SUITES, default="ci")
     ap.add_argument("--only", action="append", help="run only this model (repeatable)")
     ap.add_argument("--fetch", action="store_true", help="only fetch and verify the TLC jar")
     ap.add_argument("--workers", type=int, default=int(os.environ.get("TLC_WORKERS", "2")))
@@ -262,13 +300,13 @@ def main():
         print(f"[{i}/{len(models)}] {model.name}: {model.module} {model.cfg} "
               f"({model.size}; {model.mode}; expect {model.expected})", flush=True)
         lines, elapsed, cpu = run_model(model, args.workers, args.heap)
-        res = summarize(lines, model.mode.startswith("sim:"))
-        ok = res["verdict"] == model.expected
+        res = summarize(lines, model.mode)
+        ok = as_expected(model, res["verdict"])
         row = {"model": model.name, "module": model.module, "size": model.size,
                "mode": model.mode, "expected": model.expected, "verdict": res["verdict"],
                "ok": ok, "states": res["states"], "distinct": res["distinct"],
                "diameter": res["diameter"], "seconds": f"{elapsed:.0f}",
-               "cpu_seconds": f"{cpu:.0f}"}
+               "cpu_seconds": f"{cpu:.0f}", "note": res["detail"]}
         rows.append(row)
         trace_path = os.path.join(RESULTS, "traces", model.name + ".txt")
         steps = parse_trace(lines)
