@@ -22,6 +22,7 @@ import resource
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -147,15 +148,60 @@ def format_trace(steps):
     return "\n".join(out)
 
 
-def run_model(model, workers, heap):
+LOCAL_HOSTS = ("localhost", "127.0.0.1")
+SERVER_CLASS = "tlc2.tool.distributed.TLCServer"
+WORKER_CLASS = "tlc2.tool.distributed.TLCWorker"
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(host, port, proc, timeout):
+    """Wait until the TLC server listens (its RMI registry), or fail if it died first."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            return False
+        try:
+            with socket.create_connection((host, port), timeout=1):
+                return True
+        except OSError:
+            time.sleep(0.5)
+    return False
+
+
+def worker_command(server_host, port, heap="1g"):
+    """The command that starts one TLC worker (one thread) for a server at server_host:port."""
+    return ["java", f"-Xmx{heap}", f"-Djava.rmi.server.hostname={server_host}",
+            f"-D{SERVER_CLASS}.port={port}", f"-D{WORKER_CLASS}.threadCount=1",
+            "-cp", JAR, WORKER_CLASS, server_host]
+
+
+def run_model(model, workers, heap, dist_hosts=None):
+    """Run one model. With dist_hosts (a list of worker hosts), a breadth-first model runs
+    on TLC's distributed mode: this process starts TLCServer, starts a one-thread TLCWorker
+    for each local host entry and prints the command to run on each remote one."""
     meta = os.path.join(META, model.name)
     shutil.rmtree(meta, ignore_errors=True)
     os.makedirs(meta, exist_ok=True)
     kind, _, arg = model.mode.partition(":")
     stop_after = arg if kind in ("sim", "bfs") and arg else "0"
-    cmd = ["java", f"-Xmx{heap}", "-XX:+UseParallelGC", f"-Dtlc2.TLC.stopAfter={stop_after}",
-           "-cp", JAR, "tlc2.TLC", "-deadlock", "-workers", str(workers),
-           "-metadir", meta, "-config", model.cfg]
+    distributed = bool(dist_hosts) and kind == "bfs"
+    local_only = distributed and all(h in LOCAL_HOSTS for h in dist_hosts)
+    server_host = "127.0.0.1" if local_only else os.environ.get("TLC_SERVER_HOST",
+                                                                socket.getfqdn())
+    port = free_port() if distributed else None
+    if distributed:
+        cmd = ["java", f"-Xmx{heap}", "-XX:+UseParallelGC", f"-Dtlc2.TLC.stopAfter={stop_after}",
+               f"-Djava.rmi.server.hostname={server_host}", f"-D{SERVER_CLASS}.port={port}",
+               "-cp", JAR, SERVER_CLASS, "-deadlock", "-metadir", meta, "-config", model.cfg]
+    else:
+        cmd = ["java", f"-Xmx{heap}", "-XX:+UseParallelGC", f"-Dtlc2.TLC.stopAfter={stop_after}",
+               "-cp", JAR, "tlc2.TLC", "-deadlock", "-workers", str(workers),
+               "-metadir", meta, "-config", model.cfg]
     if kind == "sim":
         cmd += ["-simulate", "-depth", "60"]
     elif kind == "simn":
@@ -165,8 +211,22 @@ def run_model(model, workers, heap):
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.Popen(cmd, cwd=SPEC, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
+    helpers = []
     lines = []
     try:
+        if distributed:
+            if not wait_for_port("127.0.0.1", port, proc, 120):
+                proc.kill()
+                fail(f"{model.name}: the TLC server did not open port {port} within 120 s")
+            for n, host in enumerate(dist_hosts, 1):
+                wcmd = worker_command(server_host, port)
+                if host in LOCAL_HOSTS:
+                    log = open(os.path.join(meta, f"worker{n}.log"), "w")
+                    helpers.append(subprocess.Popen(wcmd, cwd=SPEC, stdout=log,
+                                                    stderr=subprocess.STDOUT))
+                else:
+                    print(f"    [{model.name}] start worker {n} on {host} (TLC jar at the same "
+                          f"path there): {' '.join(wcmd)}", flush=True)
         for line in proc.stdout:
             line = line.rstrip("\n")
             lines.append(line)
@@ -177,6 +237,12 @@ def run_model(model, workers, heap):
         if proc.poll() is None:  # interrupted: stop the TLC process this script started
             proc.kill()
             proc.wait()
+        for h in helpers:  # a worker leaves by itself once its server has finished
+            try:
+                h.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                h.kill()
+                h.wait()
     elapsed = time.time() - t0
     cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
@@ -278,7 +344,12 @@ def main():
     ap.add_argument("--fetch", action="store_true", help="only fetch and verify the TLC jar")
     ap.add_argument("--workers", type=int, default=int(os.environ.get("TLC_WORKERS", "2")))
     ap.add_argument("--heap", default=os.environ.get("TLC_HEAP", "3g"))
+    ap.add_argument("--dist", default="",
+                    help="comma-separated worker hosts: run the bfs models on TLC's distributed "
+                         "mode (localhost entries are started here, the others print their "
+                         "command); simulation models still run in this process")
     args = ap.parse_args()
+    dist_hosts = [h.strip() for h in args.dist.split(",") if h.strip()]
 
     if args.fetch:
         ensure_jar()
@@ -299,7 +370,7 @@ def main():
     for i, model in enumerate(models, 1):
         print(f"[{i}/{len(models)}] {model.name}: {model.module} {model.cfg} "
               f"({model.size}; {model.mode}; expect {model.expected})", flush=True)
-        lines, elapsed, cpu = run_model(model, args.workers, args.heap)
+        lines, elapsed, cpu = run_model(model, args.workers, args.heap, dist_hosts)
         res = summarize(lines, model.mode)
         ok = as_expected(model, res["verdict"])
         row = {"model": model.name, "module": model.module, "size": model.size,
