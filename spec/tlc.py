@@ -307,16 +307,57 @@ def git_head():
     return (r.stdout.strip() or "unknown") + (" with uncommitted spec/ changes" if dirty else "")
 
 
+COLS = ["model", "module", "size", "mode", "expected", "verdict", "ok",
+        "states", "distinct", "diameter", "seconds", "cpu_seconds", "note", "run"]
+
+
+def result_paths(suite):
+    base = "results" if suite == "ci" else f"results-{suite}"
+    return os.path.join(RESULTS, base + ".tsv"), os.path.join(RESULTS, base + ".md")
+
+
+def previous_rows(suite):
+    """The rows of the suite's last results.tsv, by model (empty when there is none)."""
+    tsv, _ = result_paths(suite)
+    if not os.path.exists(tsv):
+        return {}
+    with open(tsv) as f:
+        lines = [l.rstrip("\n").split("\t") for l in f if l.strip()]
+    head, rows = lines[0], lines[1:]
+    out = {}
+    for fields in rows:
+        r = dict(zip(head, fields))
+        r.setdefault("note", "")
+        r["ok"] = r.get("ok") == "True"
+        out[r["model"]] = r
+    return out
+
+
+def merged_rows(suite_models, new_rows, prev):
+    """One row per model of the suite: this run's when it ran, else the previous run's,
+    marked as such, so that an interrupted or partial run never hides which figures are old."""
+    rows = []
+    for m in suite_models:
+        if m.name in new_rows:
+            rows.append(dict(new_rows[m.name], run="this run"))
+        elif m.name in prev:
+            rows.append(dict(prev[m.name], run="earlier run"))
+        else:
+            rows.append({"model": m.name, "module": m.module, "size": m.size, "mode": m.mode,
+                         "expected": m.expected, "verdict": "not run", "ok": False,
+                         "states": "", "distinct": "", "diameter": "", "seconds": "0",
+                         "cpu_seconds": "0", "note": "", "run": "never"})
+    return rows
+
+
 def write_results(rows, suite, total, workers):
     os.makedirs(RESULTS, exist_ok=True)
-    tsv = os.path.join(RESULTS, f"results-{suite}.tsv" if suite != "ci" else "results.tsv")
-    md = os.path.join(RESULTS, f"results-{suite}.md" if suite != "ci" else "results.md")
-    cols = ["model", "module", "size", "mode", "expected", "verdict", "ok",
-            "states", "distinct", "diameter", "seconds", "cpu_seconds", "note"]
+    tsv, md = result_paths(suite)
+    now = sum(1 for r in rows if r["run"] == "this run")
     with open(tsv, "w") as f:
-        f.write("\t".join(cols) + "\n")
+        f.write("\t".join(COLS) + "\n")
         for r in rows:
-            f.write("\t".join(str(r[c]) for c in cols) + "\n")
+            f.write("\t".join(str(r.get(c, "")) for c in COLS) + "\n")
     with open(md, "w") as f:
         f.write(f"# TLC results ({suite} suite)\n\n")
         f.write("Written by `spec/tlc.py` (`make tlc` / `make tlc-deep`); do not edit by hand.\n")
@@ -324,16 +365,21 @@ def write_results(rows, suite, total, workers):
                 "exhausted the model with every invariant holding; a property name means TLC "
                 "found a counterexample violating it. The counterexample traces are in "
                 "`traces/`.\n\n")
+        if now < len(rows):
+            f.write(f"**{now} of {len(rows)} models ran in this run**; the rows marked `earlier "
+                    f"run` keep the figures of the run before (possibly of an older spec).\n\n")
         f.write("| model | size | mode | expected | verdict | distinct states | "
-                "diameter | wall (s) | CPU (s) | as expected | note |\n")
-        f.write("|---|---|---|---|---|---:|---:|---:|---:|---|---|\n")
+                "diameter | wall (s) | CPU (s) | as expected | note | run |\n")
+        f.write("|---|---|---|---|---|---:|---:|---:|---:|---|---|---|\n")
         for r in rows:
             f.write(f"| {r['model']} | {r['size']} | {r['mode']} | {r['expected']} | "
                     f"{r['verdict']} | {r['distinct']} | {r['diameter']} | {r['seconds']} | "
-                    f"{r['cpu_seconds']} | {'yes' if r['ok'] else 'NO'} | {r['note']} |\n")
-        cpu_total = sum(float(r["cpu_seconds"]) for r in rows)
-        f.write(f"\nCommit: {git_head()}. Total: {total:.0f} s wall, {cpu_total:.0f} s CPU (TLC with "
-                f"{workers} workers; wall time depends on what else the machine runs).\n")
+                    f"{r['cpu_seconds']} | {'yes' if r['ok'] else 'NO'} | {r['note']} | "
+                    f"{r['run']} |\n")
+        cpu_now = sum(float(r["cpu_seconds"] or 0) for r in rows if r["run"] == "this run")
+        f.write(f"\nCommit: {git_head()}. This run: {total:.0f} s wall, {cpu_now:.0f} s CPU "
+                f"(TLC with {workers} workers; wall time depends on what else the machine "
+                f"runs).\n")
     return tsv, md
 
 
@@ -356,6 +402,7 @@ def main():
         print(f"tlc.py: {JAR} present, sha256 verified")
         return 0
     models = load_models(os.path.join(SPEC, "models.tsv"))
+    all_models = models
     if args.only:
         unknown = set(args.only) - {m.name for m in models}
         if unknown:
@@ -366,6 +413,11 @@ def main():
     ensure_jar()
     os.makedirs(os.path.join(RESULTS, "traces"), exist_ok=True)
 
+    suites = {m.suite for m in models}
+    suite = suites.pop() if len(suites) == 1 else None   # --only across suites writes nothing
+    suite_models = [m for m in all_models if m.suite == suite]
+    prev = previous_rows(suite) if suite else {}
+    new_rows = {}
     rows, t_all = [], time.time()
     for i, model in enumerate(models, 1):
         print(f"[{i}/{len(models)}] {model.name}: {model.module} {model.cfg} "
@@ -396,10 +448,14 @@ def main():
               f"{elapsed:.0f} s wall, {cpu:.0f} s CPU {res['detail']}", flush=True)
         if res["verdict"] == "error":
             print("\n".join("  | " + l for l in lines[-30:]))
+        new_rows[model.name] = row
+        if suite:   # after every model, so an interrupted run still leaves its figures
+            write_results(merged_rows(suite_models, new_rows, prev), suite,
+                          time.time() - t_all, args.workers)
     total = time.time() - t_all
-    if args.only:
+    if not suite:
         return 0 if all(r["ok"] for r in rows) else 1
-    tsv, md = write_results(rows, args.suite, total, args.workers)
+    tsv, md = write_results(merged_rows(suite_models, new_rows, prev), suite, total, args.workers)
     print(f"\nwrote {os.path.relpath(tsv, ROOT)} and {os.path.relpath(md, ROOT)}")
     print(f"{'model':<26} {'expected':<23} {'verdict':<23} {'distinct':>9} {'wall':>6} {'cpu':>6}")
     for r in rows:
