@@ -277,7 +277,8 @@ def summarize(lines, mode="bfs"):
         res["states"] = m[-1].replace(",", "") if m else ""
         traces = mode.split(":")[1] + " random traces" if mode.startswith("simn:") else \
             "random traces for " + mode.split(":")[1] + " s"
-        res["detail"] = f"(simulation: {traces} of depth <= 60, not exhaustive)"
+        checked = f", {int(res['states']):,} states checked" if res["states"] else ""
+        res["detail"] = f"(simulation: {traces} of depth <= 60{checked}, not exhaustive)"
     else:
         errs = [l for l in lines if l.startswith("Error") or "Exception" in l]
         res["detail"] = "; ".join(errs[:3]) or "TLC ended without a verdict"
