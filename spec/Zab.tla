@@ -29,7 +29,7 @@ Variants == {"Zab", "ZabAc", "ZabAa", "ZabCt", "ZabCT", "ZabAA"}
 (* One switch per JIRA issue; spec/README.md says how faithfully each one  *)
 (* re-enacts it. The mechanisms are those the JIRA and its pull request   *)
 (* describe (cited at the action that changes).                           *)
-BugIds == {"3911", "4643", "4646", "4685", "2354"}
+BugIds == {"3911", "4643", "4646", "4685", "2354", "4712"}
 ASSUME Variant \in Variants
 ASSUME Switching \in BOOLEAN /\ (Switching => Variant \in {"ZabCt", "ZabAA"})
 ASSUME Assumptions \subseteq {"A1.1", "A1.2"} /\ Bugs \subseteq BugIds
@@ -46,6 +46,8 @@ FOLLOWERINFO == "FOLLOWERINFO"  LEADERINFO == "LEADERINFO"  ACKEPOCH == "ACKEPOC
 DIFF == "DIFF"  TRUNC == "TRUNC"  SNAP == "SNAP"  NEWLEADER == "NEWLEADER"
 ACKLD == "ACKLD"  UPTODATE == "UPTODATE"  PROPOSAL == "PROPOSAL"  ACK == "ACK"
 COMMIT == "COMMIT"
+\* A log write queued on a server's own SyncThread (bug "4712" only): channel msgs[i][i].
+LOGWRITE == "LOGWRITE"
 
 N == Cardinality(Server)
 \* f = ceil((N-1)/2), the followers a follower must know to have logged m (seed 003 section 2.5, ZabAa).
@@ -475,6 +477,7 @@ FollowerProcessSNAP(i, j) ==
 FollowerProcessNEWLEADER(i, j) ==
     /\ state[i] = FOLLOWING /\ leaderOf[i] = j
     /\ Pending(i, j, NEWLEADER)
+    /\ "4712" \notin Bugs
     /\ LET late == Bugs \cap {"3911", "4646", "4643"} /= {}
            ackld == [mtype |-> ACKLD, len |-> Len(history[i])]
            ack == [mtype |-> ACK, epoch |-> Msg(i, j).epoch, len |-> Len(history[i]), zab |-> 1]
@@ -772,9 +775,63 @@ DiscardStale(i, j) ==
                 /\ zabState[i] \in {SYNCHRONIZATION, BROADCAST}
              \/ /\ m.mtype \in {LEADERINFO, DIFF, TRUNC, SNAP, NEWLEADER, UPTODATE, COMMIT}
                 /\ state[i] = FOLLOWING /\ leaderOf[i] = j
+             \/ m.mtype = LOGWRITE     \* a queued log write is the SyncThread's, never dropped
        IN ~usable /\ ~Unexpected(i, j, m)
     /\ msgs' = Receive(msgs, j, i)
     /\ UNCHANGED <<serverVars, leaderVars, envVars, ghostVars>>
+
+(* Bug "4712": ZOOKEEPER-4712 (apache/zookeeper PR 2154; first attempt PR *)
+(* 2032): Follower.shutdown() does not shut down the follower's            *)
+(* SyncRequestProcessor, so log writes queued in it outlive a role change  *)
+(* and land in the log later, after the server has reloaded its database   *)
+(* from the log (fastForwardDataBase), voted and synchronized with another *)
+(* leader; FileTxnLog appends them even behind newer zxids (it only warns). *)
+(* The queue it needs is that of ZooKeeper 3.9.2's syncWithLeader          *)
+(* (ZOOKEEPER-4785, PR 2111): on NEWLEADER the synced proposals go to the  *)
+(* SyncThread (logRequest), and the QuorumPeer thread waits for that write *)
+(* before it writes currentEpoch and sends ACKLD. The queue is the channel *)
+(* msgs[i][i]: a crash empties it (the thread dies with the process), a    *)
+(* role change does not. While it waits, the QuorumPeer thread reads no    *)
+(* further packet: NEWLEADER stays at the head of the leader's channel. The correct spec writes the log in the NEWLEADER  *)
+(* step itself (both fixes: written before the ACK, nothing outlives the   *)
+(* role). A zombie write lands on the disk log, before what the server     *)
+(* holds only in memory; the log is what the server reloads at its next   *)
+(* role change or restart, so it is part of history at once.               *)
+FollowerHandNEWLEADERToSyncThread(i, j) ==
+    /\ "4712" \in Bugs
+    /\ state[i] = FOLLOWING /\ leaderOf[i] = j
+    /\ Pending(i, j, NEWLEADER)
+    /\ ~\E k \in 1..Len(msgs[i][i]) : msgs[i][i][k].leader = j /\ msgs[i][i][k].epoch = Msg(i, j).epoch
+    /\ msgs' = Send(msgs, i, i,
+                    [mtype |-> LOGWRITE, epoch |-> Msg(i, j).epoch, leader |-> j,
+                     txns |-> SubSeq(history[i], durable[i] + 1, Len(history[i]))])
+    /\ UNCHANGED <<serverVars, leaderVars, envVars, ghostVars>>
+
+(* The SyncThread of i writes its next queued batch. In the role that     *)
+(* queued it, it writes the whole log and the waiting QuorumPeer thread    *)
+(* writes currentEpoch, takes NEWLEADER and sends ACKLD. After a role change (4712) the     *)
+(* batch is appended to the disk log as it is now.                         *)
+SyncThreadWrite(i) ==
+    /\ up[i] /\ msgs[i][i] /= <<>> /\ Msg(i, i).mtype = LOGWRITE
+    /\ LET m == Msg(i, i)
+           ms == Receive(msgs, i, i)
+           inRole == /\ state[i] = FOLLOWING /\ leaderOf[i] = m.leader
+                     /\ Pending(i, m.leader, NEWLEADER) /\ Msg(i, m.leader).epoch = m.epoch
+           disk == SubSeq(history[i], 1, durable[i])
+           mem == SubSeq(history[i], durable[i] + 1, Len(history[i]))
+       IN IF inRole
+          THEN /\ durable' = [durable EXCEPT ![i] = Len(history[i])]
+               /\ currentEpoch' = [currentEpoch EXCEPT ![i] = m.epoch]
+               /\ msgs' = Send(Receive(ms, m.leader, i), i, m.leader,
+                               [mtype |-> ACKLD, len |-> Len(history[i])])
+               /\ UNCHANGED history
+          ELSE /\ lastCommitted[i] <= durable[i]   \* what i delivered keeps its place
+               /\ history' = [history EXCEPT ![i] = disk \o m.txns \o mem]
+               /\ durable' = [durable EXCEPT ![i] = durable[i] + Len(m.txns)]
+               /\ msgs' = ms
+               /\ UNCHANGED currentEpoch
+    /\ UNCHANGED <<state, zabState, acceptedEpoch, lastCommitted, up, leaderOf, leaderVars,
+                   envVars, ghostVars>>
 
 ----------------------------------------------------------------------------
 (* Environment: crashes, restarts and partitions.                          *)
@@ -861,6 +918,8 @@ ProtocolNext ==
     \/ \E i \in Server : NodeStart(i)
     \/ \E i, j \in Server : PartitionStart(i, j)
     \/ \E i, j \in Server : PartitionRecover(i, j)
+    \/ \E i, j \in Server : FollowerHandNEWLEADERToSyncThread(i, j)
+    \/ \E i \in Server : SyncThreadWrite(i)
 
 Next == ProtocolNext \/ \E i \in Server : LeaderProcessRequest(i)
 

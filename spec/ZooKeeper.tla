@@ -524,6 +524,9 @@ ZkNodeCrash == \E i \in Server : NodeCrash(i) /\ ServiceFollows
 ZkNodeStart == \E i \in Server : NodeStart(i) /\ ServiceFollows
 ZkPartitionStart == \E i, j \in Server : PartitionStart(i, j) /\ ServiceFollows
 ZkPartitionRecover == \E i, j \in Server : PartitionRecover(i, j) /\ ServiceFollows
+ZkFollowerHandNEWLEADERToSyncThread ==
+    \E i, j \in Server : FollowerHandNEWLEADERToSyncThread(i, j) /\ ServiceFollows
+ZkSyncThreadWrite == \E i \in Server : SyncThreadWrite(i) /\ ServiceFollows
 
 ZkNext ==
     \/ ZkElectLeader
@@ -549,6 +552,8 @@ ZkNext ==
     \/ ZkNodeStart
     \/ ZkPartitionStart
     \/ ZkPartitionRecover
+    \/ ZkFollowerHandNEWLEADERToSyncThread
+    \/ ZkSyncThreadWrite
     \/ \E s \in Session, j \in Server : ClientCreateSession(s, j)
     \/ \E s \in Session, j \in Server : ClientConnect(s, j)
     \/ \E s \in Session : ClientDisconnect(s)

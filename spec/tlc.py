@@ -6,8 +6,11 @@
   spec/tlc.py --only MCZab_Bug3911  # one model
 
 Each model row names a TLA+ module, a .cfg, the expected verdict (`pass`, or the
-name of the invariant/property TLC must report violated) and a mode (`bfs` for
-exhaustive breadth-first search, `sim:SECONDS` for random simulation). The
+name of the invariant/property TLC must report violated) and a mode: `bfs` for
+exhaustive breadth-first search; `bfs:SECONDS` for a breadth-first search stopped
+after that long (verdict `incomplete` when states were left on the queue: no
+violation in the part searched, nothing claimed about the rest); `sim:SECONDS`
+for random simulation for that long; `simn:TRACES` for that many random traces. The
 script fetches TLC with Maven and checks its sha256, runs every model, prints
 each counterexample as a step-by-step trace of state changes, writes
 results/tlc/results.tsv and results/tlc/results.md, and exits non-zero when a
@@ -19,6 +22,7 @@ import resource
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -61,16 +65,23 @@ def ensure_jar():
         fail(f"{JAR} has sha256 {got}, expected {JAR_SHA256}; delete it and retry")
 
 
+# ci: make tlc; deep: make tlc-deep (the 10^7-state models); extra: larger models run by hand
+# (spec/tlc.py --suite extra).
+SUITES = ("ci", "deep", "extra")
+
+
 class Model:
     def __init__(self, fields, lineno):
         if len(fields) != 7:
             fail(f"spec/models.tsv line {lineno}: expected 7 tab-separated fields "
                  f"(name suite module cfg expected mode size), got {len(fields)}")
         self.name, self.suite, self.module, self.cfg, self.expected, self.mode, self.size = fields
-        if self.suite not in ("ci", "deep"):
-            fail(f"spec/models.tsv line {lineno}: suite must be ci or deep, not {self.suite!r}")
-        if not (self.mode == "bfs" or re.fullmatch(r"sim:\d+", self.mode)):
-            fail(f"spec/models.tsv line {lineno}: mode must be bfs or sim:SECONDS, not {self.mode!r}")
+        if self.suite not in SUITES:
+            fail(f"spec/models.tsv line {lineno}: suite must be one of {', '.join(SUITES)}, "
+                 f"not {self.suite!r}")
+        if not re.fullmatch(r"bfs(:\d+)?|sim:\d+|simn:\d+", self.mode):
+            fail(f"spec/models.tsv line {lineno}: mode must be bfs, bfs:SECONDS, sim:SECONDS "
+                 f"or simn:TRACES, not {self.mode!r}")
         for f in (self.module + ".tla", self.cfg):
             if not os.path.exists(os.path.join(SPEC, f)):
                 fail(f"spec/models.tsv line {lineno}: spec/{f} does not exist")
@@ -137,24 +148,85 @@ def format_trace(steps):
     return "\n".join(out)
 
 
-def run_model(model, workers, heap):
+LOCAL_HOSTS = ("localhost", "127.0.0.1")
+SERVER_CLASS = "tlc2.tool.distributed.TLCServer"
+WORKER_CLASS = "tlc2.tool.distributed.TLCWorker"
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(host, port, proc, timeout):
+    """Wait until the TLC server listens (its RMI registry), or fail if it died first."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            return False
+        try:
+            with socket.create_connection((host, port), timeout=1):
+                return True
+        except OSError:
+            time.sleep(0.5)
+    return False
+
+
+def worker_command(server_host, port, heap="1g"):
+    """The command that starts one TLC worker (one thread) for a server at server_host:port."""
+    return ["java", f"-Xmx{heap}", f"-Djava.rmi.server.hostname={server_host}",
+            f"-D{SERVER_CLASS}.port={port}", f"-D{WORKER_CLASS}.threadCount=1",
+            "-cp", JAR, WORKER_CLASS, server_host]
+
+
+def run_model(model, workers, heap, dist_hosts=None):
+    """Run one model. With dist_hosts (a list of worker hosts), a breadth-first model runs
+    on TLC's distributed mode: this process starts TLCServer, starts a one-thread TLCWorker
+    for each local host entry and prints the command to run on each remote one."""
     meta = os.path.join(META, model.name)
     shutil.rmtree(meta, ignore_errors=True)
     os.makedirs(meta, exist_ok=True)
-    cmd = ["java", f"-Xmx{heap}", "-XX:+UseParallelGC", "-Dtlc2.TLC.stopAfter=0",
-           "-cp", JAR, "tlc2.TLC", "-deadlock", "-workers", str(workers),
-           "-metadir", meta, "-config", model.cfg]
-    if model.mode.startswith("sim:"):
-        secs = int(model.mode.split(":")[1])
-        cmd[cmd.index("-Dtlc2.TLC.stopAfter=0")] = f"-Dtlc2.TLC.stopAfter={secs}"
+    kind, _, arg = model.mode.partition(":")
+    stop_after = arg if kind in ("sim", "bfs") and arg else "0"
+    distributed = bool(dist_hosts) and kind == "bfs"
+    local_only = distributed and all(h in LOCAL_HOSTS for h in dist_hosts)
+    server_host = "127.0.0.1" if local_only else os.environ.get("TLC_SERVER_HOST",
+                                                                socket.getfqdn())
+    port = free_port() if distributed else None
+    if distributed:
+        cmd = ["java", f"-Xmx{heap}", "-XX:+UseParallelGC", f"-Dtlc2.TLC.stopAfter={stop_after}",
+               f"-Djava.rmi.server.hostname={server_host}", f"-D{SERVER_CLASS}.port={port}",
+               "-cp", JAR, SERVER_CLASS, "-deadlock", "-metadir", meta, "-config", model.cfg]
+    else:
+        cmd = ["java", f"-Xmx{heap}", "-XX:+UseParallelGC", f"-Dtlc2.TLC.stopAfter={stop_after}",
+               "-cp", JAR, "tlc2.TLC", "-deadlock", "-workers", str(workers),
+               "-metadir", meta, "-config", model.cfg]
+    if kind == "sim":
         cmd += ["-simulate", "-depth", "60"]
+    elif kind == "simn":
+        cmd += ["-simulate", f"num={arg}", "-depth", "60"]
     cmd.append(model.module + ".tla")
     t0 = time.time()
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.Popen(cmd, cwd=SPEC, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
+    helpers = []
     lines = []
     try:
+        if distributed:
+            if not wait_for_port("127.0.0.1", port, proc, 120):
+                proc.kill()
+                fail(f"{model.name}: the TLC server did not open port {port} within 120 s")
+            for n, host in enumerate(dist_hosts, 1):
+                wcmd = worker_command(server_host, port)
+                if host in LOCAL_HOSTS:
+                    log = open(os.path.join(meta, f"worker{n}.log"), "w")
+                    helpers.append(subprocess.Popen(wcmd, cwd=SPEC, stdout=log,
+                                                    stderr=subprocess.STDOUT))
+                else:
+                    print(f"    [{model.name}] start worker {n} on {host} (TLC jar at the same "
+                          f"path there): {' '.join(wcmd)}", flush=True)
         for line in proc.stdout:
             line = line.rstrip("\n")
             lines.append(line)
@@ -165,6 +237,12 @@ def run_model(model, workers, heap):
         if proc.poll() is None:  # interrupted: stop the TLC process this script started
             proc.kill()
             proc.wait()
+        for h in helpers:  # a worker leaves by itself once its server has finished
+            try:
+                h.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                h.kill()
+                h.wait()
     elapsed = time.time() - t0
     cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
@@ -172,7 +250,8 @@ def run_model(model, workers, heap):
     return lines, elapsed, cpu
 
 
-def summarize(lines, simulate=False):
+def summarize(lines, mode="bfs"):
+    simulate = mode.startswith("sim")
     text = "\n".join(lines)
     res = {"states": "", "distinct": "", "diameter": "", "verdict": "error", "detail": ""}
     m = re.findall(r"([\d,]+) states generated, ([\d,]+) distinct states found", text)
@@ -196,23 +275,90 @@ def summarize(lines, simulate=False):
         res["verdict"] = "pass"
         m = re.findall(r"Progress: ([\d,]+) states checked", text)
         res["states"] = m[-1].replace(",", "") if m else ""
-        res["detail"] = "(simulation: random traces, not exhaustive)"
+        traces = mode.split(":")[1] + " random traces" if mode.startswith("simn:") else \
+            "random traces for " + mode.split(":")[1] + " s"
+        checked = f", {int(res['states']):,} states checked" if res["states"] else ""
+        res["detail"] = f"(simulation: {traces} of depth <= 60{checked}, not exhaustive)"
     else:
         errs = [l for l in lines if l.startswith("Error") or "Exception" in l]
         res["detail"] = "; ".join(errs[:3]) or "TLC ended without a verdict"
+    left = re.findall(r"distinct states found, ([\d,]+) states left on queue", text)
+    if res["verdict"] == "pass" and not simulate and left and left[-1] != "0":
+        # TLC's stopAfter ends a breadth-first search with "No error has been found" even
+        # though states are left unexplored: that is a partial search, never a pass.
+        assert mode.startswith("bfs:"), f"unbounded bfs left {left[-1]} states on its queue"
+        res["verdict"] = "incomplete"
+        res["detail"] = (f"(stopped after {mode.split(':')[1]} s with {left[-1].replace(',', '')} "
+                         f"states on the queue: no violation in the part searched, not exhaustive)")
     return res
+
+
+def as_expected(model, verdict):
+    """A capped search may only stop short of a pass; it never stands in for a counterexample."""
+    if verdict == model.expected:
+        return True
+    return verdict == "incomplete" and model.expected == "pass" and model.mode.startswith("bfs:")
+
+
+def git_head():
+    r = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                       text=True)
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", "spec"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.strip()
+    return (r.stdout.strip() or "unknown") + (" with uncommitted spec/ changes" if dirty else "")
+
+
+COLS = ["model", "module", "size", "mode", "expected", "verdict", "ok",
+        "states", "distinct", "diameter", "seconds", "cpu_seconds", "note", "run"]
+
+
+def result_paths(suite):
+    base = "results" if suite == "ci" else f"results-{suite}"
+    return os.path.join(RESULTS, base + ".tsv"), os.path.join(RESULTS, base + ".md")
+
+
+def previous_rows(suite):
+    """The rows of the suite's last results.tsv, by model (empty when there is none)."""
+    tsv, _ = result_paths(suite)
+    if not os.path.exists(tsv):
+        return {}
+    with open(tsv) as f:
+        lines = [l.rstrip("\n").split("\t") for l in f if l.strip()]
+    head, rows = lines[0], lines[1:]
+    out = {}
+    for fields in rows:
+        r = dict(zip(head, fields))
+        r.setdefault("note", "")
+        r["ok"] = r.get("ok") == "True"
+        out[r["model"]] = r
+    return out
+
+
+def merged_rows(suite_models, new_rows, prev):
+    """One row per model of the suite: this run's when it ran, else the previous run's,
+    marked as such, so that an interrupted or partial run never hides which figures are old."""
+    rows = []
+    for m in suite_models:
+        if m.name in new_rows:
+            rows.append(dict(new_rows[m.name], run="this run"))
+        elif m.name in prev:
+            rows.append(dict(prev[m.name], run="earlier run"))
+        else:
+            rows.append({"model": m.name, "module": m.module, "size": m.size, "mode": m.mode,
+                         "expected": m.expected, "verdict": "not run", "ok": False,
+                         "states": "", "distinct": "", "diameter": "", "seconds": "0",
+                         "cpu_seconds": "0", "note": "", "run": "never"})
+    return rows
 
 
 def write_results(rows, suite, total, workers):
     os.makedirs(RESULTS, exist_ok=True)
-    tsv = os.path.join(RESULTS, f"results-{suite}.tsv" if suite != "ci" else "results.tsv")
-    md = os.path.join(RESULTS, f"results-{suite}.md" if suite != "ci" else "results.md")
-    cols = ["model", "module", "size", "mode", "expected", "verdict", "ok",
-            "states", "distinct", "diameter", "seconds", "cpu_seconds"]
+    tsv, md = result_paths(suite)
+    now = sum(1 for r in rows if r["run"] == "this run")
     with open(tsv, "w") as f:
-        f.write("\t".join(cols) + "\n")
+        f.write("\t".join(COLS) + "\n")
         for r in rows:
-            f.write("\t".join(str(r[c]) for c in cols) + "\n")
+            f.write("\t".join(str(r.get(c, "")) for c in COLS) + "\n")
     with open(md, "w") as f:
         f.write(f"# TLC results ({suite} suite)\n\n")
         f.write("Written by `spec/tlc.py` (`make tlc` / `make tlc-deep`); do not edit by hand.\n")
@@ -220,33 +366,44 @@ def write_results(rows, suite, total, workers):
                 "exhausted the model with every invariant holding; a property name means TLC "
                 "found a counterexample violating it. The counterexample traces are in "
                 "`traces/`.\n\n")
+        if now < len(rows):
+            f.write(f"**{now} of {len(rows)} models ran in this run**; the rows marked `earlier "
+                    f"run` keep the figures of the run before (possibly of an older spec).\n\n")
         f.write("| model | size | mode | expected | verdict | distinct states | "
-                "diameter | wall (s) | CPU (s) | as expected |\n")
-        f.write("|---|---|---|---|---|---:|---:|---:|---:|---|\n")
+                "diameter | wall (s) | CPU (s) | as expected | note | run |\n")
+        f.write("|---|---|---|---|---|---:|---:|---:|---:|---|---|---|\n")
         for r in rows:
             f.write(f"| {r['model']} | {r['size']} | {r['mode']} | {r['expected']} | "
                     f"{r['verdict']} | {r['distinct']} | {r['diameter']} | {r['seconds']} | "
-                    f"{r['cpu_seconds']} | {'yes' if r['ok'] else 'NO'} |\n")
-        cpu_total = sum(float(r["cpu_seconds"]) for r in rows)
-        f.write(f"\nTotal: {total:.0f} s wall, {cpu_total:.0f} s CPU (TLC with "
-                f"{workers} workers; wall time depends on what else the machine runs).\n")
+                    f"{r['cpu_seconds']} | {'yes' if r['ok'] else 'NO'} | {r['note']} | "
+                    f"{r['run']} |\n")
+        cpu_now = sum(float(r["cpu_seconds"] or 0) for r in rows if r["run"] == "this run")
+        f.write(f"\nCommit: {git_head()}. This run: {total:.0f} s wall, {cpu_now:.0f} s CPU "
+                f"(TLC with {workers} workers; wall time depends on what else the machine "
+                f"runs).\n")
     return tsv, md
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--suite", choices=["ci", "deep"], default="ci")
+    ap.add_argument("--suite", choices=SUITES, default="ci")
     ap.add_argument("--only", action="append", help="run only this model (repeatable)")
     ap.add_argument("--fetch", action="store_true", help="only fetch and verify the TLC jar")
     ap.add_argument("--workers", type=int, default=int(os.environ.get("TLC_WORKERS", "2")))
     ap.add_argument("--heap", default=os.environ.get("TLC_HEAP", "3g"))
+    ap.add_argument("--dist", default="",
+                    help="comma-separated worker hosts: run the bfs models on TLC's distributed "
+                         "mode (localhost entries are started here, the others print their "
+                         "command); simulation models still run in this process")
     args = ap.parse_args()
+    dist_hosts = [h.strip() for h in args.dist.split(",") if h.strip()]
 
     if args.fetch:
         ensure_jar()
         print(f"tlc.py: {JAR} present, sha256 verified")
         return 0
     models = load_models(os.path.join(SPEC, "models.tsv"))
+    all_models = models
     if args.only:
         unknown = set(args.only) - {m.name for m in models}
         if unknown:
@@ -257,18 +414,23 @@ def main():
     ensure_jar()
     os.makedirs(os.path.join(RESULTS, "traces"), exist_ok=True)
 
+    suites = {m.suite for m in models}
+    suite = suites.pop() if len(suites) == 1 else None   # --only across suites writes nothing
+    suite_models = [m for m in all_models if m.suite == suite]
+    prev = previous_rows(suite) if suite else {}
+    new_rows = {}
     rows, t_all = [], time.time()
     for i, model in enumerate(models, 1):
         print(f"[{i}/{len(models)}] {model.name}: {model.module} {model.cfg} "
               f"({model.size}; {model.mode}; expect {model.expected})", flush=True)
-        lines, elapsed, cpu = run_model(model, args.workers, args.heap)
-        res = summarize(lines, model.mode.startswith("sim:"))
-        ok = res["verdict"] == model.expected
+        lines, elapsed, cpu = run_model(model, args.workers, args.heap, dist_hosts)
+        res = summarize(lines, model.mode)
+        ok = as_expected(model, res["verdict"])
         row = {"model": model.name, "module": model.module, "size": model.size,
                "mode": model.mode, "expected": model.expected, "verdict": res["verdict"],
                "ok": ok, "states": res["states"], "distinct": res["distinct"],
                "diameter": res["diameter"], "seconds": f"{elapsed:.0f}",
-               "cpu_seconds": f"{cpu:.0f}"}
+               "cpu_seconds": f"{cpu:.0f}", "note": res["detail"]}
         rows.append(row)
         trace_path = os.path.join(RESULTS, "traces", model.name + ".txt")
         steps = parse_trace(lines)
@@ -287,10 +449,14 @@ def main():
               f"{elapsed:.0f} s wall, {cpu:.0f} s CPU {res['detail']}", flush=True)
         if res["verdict"] == "error":
             print("\n".join("  | " + l for l in lines[-30:]))
+        new_rows[model.name] = row
+        if suite:   # after every model, so an interrupted run still leaves its figures
+            write_results(merged_rows(suite_models, new_rows, prev), suite,
+                          time.time() - t_all, args.workers)
     total = time.time() - t_all
-    if args.only:
+    if not suite:
         return 0 if all(r["ok"] for r in rows) else 1
-    tsv, md = write_results(rows, args.suite, total, args.workers)
+    tsv, md = write_results(merged_rows(suite_models, new_rows, prev), suite, total, args.workers)
     print(f"\nwrote {os.path.relpath(tsv, ROOT)} and {os.path.relpath(md, ROOT)}")
     print(f"{'model':<26} {'expected':<23} {'verdict':<23} {'distinct':>9} {'wall':>6} {'cpu':>6}")
     for r in rows:
