@@ -51,7 +51,7 @@ public final class Cli implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "FILE", description = "summary file (default: zk-check.edn beside history.edn, NAME.zk-check.edn beside NAME.edn)")
   Path out;
 
-  @Option(names = "--search-steps", paramLabel = "N", defaultValue = "${env:ZK_CHECK_SEARCH_STEPS:-40000000}",
+  @Option(names = "--search-steps", paramLabel = "N", defaultValue = "${env:ZK_CHECK_SEARCH_STEPS:-15000000}",
       description = "budget of the placement search per history, in operations replayed (default ${DEFAULT-VALUE}; env ZK_CHECK_SEARCH_STEPS):"
           + " deterministic, the same verdict on any machine; past it a violation is :unknown, never ok")
   long searchSteps;

@@ -57,8 +57,8 @@ public final class ExhaustiveSearch {
    * safety net against a pathological history; a verdict it cuts says so, since it depends on the machine.
    */
   public record Budget(long steps, long wallMillis) {
-    /** 40 million operations replayed (about 20 s of one core), a 10-minute safety net. */
-    public static final Budget DEFAULT = new Budget(40_000_000, 600_000);
+    /** 15 million operations replayed (about 20,000 replays of a 700-operation simulator history), a 10-minute safety net. */
+    public static final Budget DEFAULT = new Budget(15_000_000, 600_000);
 
     public Budget {
       if (steps < 0 || wallMillis < 0) throw new IllegalArgumentException("a budget is not negative");
