@@ -75,7 +75,7 @@ public final class ExhaustiveSearch {
   private static final boolean DEBUG = System.getenv("ZK_CHECK_DEBUG_SEARCH") != null;
   private static final int ROUNDS_MAX = 1000;
   /** Replays remembered per group (each holds a placement and its local violations). */
-  private static final int CACHE_MAX = 4096;
+  private static final int CACHE_MAX = 8192;
 
   private final ZkChecker checker;
   private final History history;
@@ -520,9 +520,12 @@ public final class ExhaustiveSearch {
     final Propagation.Pin[] pinned;
     /** commute[a][b]: a and b change and read disjoint facets (up to one parent's child list), so their order in a gap changes nothing on S. */
     final boolean[][] commute;
-    /** This round's bound on the operations placed (see {@link #run}), and whether it cut a branch. */
-    int maxPlaced;
+    /** This round's bound (see {@link #run} and {@link #withinBound}), and whether it cut a branch. */
+    int limit;
     boolean boundHit;
+    /** Per operation: placed at a slot other than the base placement's; and how many placed operations are. */
+    final boolean[] deviates;
+    int deviatingPlaced;
     long replays;
 
     Sweep(Findings.Found target, Set<String> s, List<Call> ops, ZkChecker.Attempt first, Facts facts) {
@@ -535,6 +538,7 @@ public final class ExhaustiveSearch {
       this.baseZ = new long[ops.size()];
       for (int k = 0; k < ops.size(); k++) baseZ[k] = base.getOrDefault(ops.get(k).key(), InfoWrites.FORCED_ABSENT);
       this.isPlaced = new boolean[ops.size()];
+      this.deviates = new boolean[ops.size()];
       this.pinned = new Propagation.Pin[ops.size()];
       for (int k = 0; k < ops.size(); k++) pinned[k] = pins.get(ops.get(k).key());
       this.commute = new boolean[ops.size()][ops.size()];
@@ -578,14 +582,16 @@ public final class ExhaustiveSearch {
           return null;
         }
       }
-      // iterative deepening on how many operations took effect: explanations where few :info writes happened are
-      // found first (a wrong early choice no longer costs its whole subtree); a round the bound never cut is complete
-      for (int limit = 0; ; limit = Math.min(ops.size(), Math.max(1, limit * 2))) {
-        maxPlaced = limit;
+      // iterative deepening around two anchors: explanations where few :info writes took effect (most never reached
+      // the leader), and explanations that differ from the base placement in few operations (limited discrepancy
+      // search: the proposal is mostly right). A round keeps a branch while either count is within its bound, so a
+      // wrong early choice no longer costs its whole subtree; a round the bound never cut is complete.
+      for (int bound = 0; ; bound = Math.min(ops.size(), Math.max(1, bound * 2))) {
+        limit = bound;
         boundHit = false;
         Map<Long, Long> found = gap(0, points[0], -1);
         if (found != null || !boundHit) return found;
-        assert limit < ops.size() : "the bound cuts nothing once it admits every operation";
+        assert bound < ops.size() : "the bound cuts nothing once it admits every operation";
       }
     }
 
@@ -608,8 +614,12 @@ public final class ExhaustiveSearch {
           if (last >= 0 && k < last && commute[k][last]) continue; // the order last, k is tried as k, last
           if (usePins() && pinned[k] != null && (pinned[k].exact() != 0 || !pinned[k].allows(next))) continue;
           boolean preferred = baseZ[k] > points[i] && baseZ[k] < hi;
-          if (preferred != (pass == 0) || !mayPlace()) continue;
-          place(k, next);
+          if (preferred != (pass == 0)) continue;
+          place(k, next, !preferred);
+          if (!withinBound(points[i] + 1)) {
+            unplace(k, next);
+            continue;
+          }
           Map<Long, Long> found = gap(i, next, k);
           unplace(k, next);
           if (found != null) return found;
@@ -625,14 +635,17 @@ public final class ExhaustiveSearch {
     /** Decides point points[i]: when free, place none or one operation exactly there; then cut or go on. */
     private Map<Long, Long> pin(int i) {
       long p = points[i];
-      if (stranded(p)) return null;
+      if (stranded(p) || !withinBound(p)) return null;
       // the base placement first (the operation it put exactly here), then nothing here, then every other operation
       for (int pass = 0; pass < 2; pass++) {
         for (int k = 0; free(p) && k < ops.size(); k++) {
           if (isPlaced[k] || floors[k] >= p || (baseZ[k] == p) != (pass == 0)) continue;
           if (usePins() && pinned[k] != null && !pinned[k].allows(p)) continue;
-          if (!mayPlace()) continue;
-          place(k, p);
+          place(k, p, baseZ[k] != p);
+          if (!withinBound(p)) {
+            unplace(k, p);
+            continue;
+          }
           Map<Long, Long> found = cutAt(p) ? null : gap(i, p, -1);
           unplace(k, p);
           if (found != null) return found;
@@ -659,20 +672,33 @@ public final class ExhaustiveSearch {
       return held;
     }
 
-    /** True when one more operation may take effect under this round's bound (and notes that the bound cut a branch). */
-    private boolean mayPlace() {
-      if (placed.size() < maxPlaced) return true;
+    /**
+     * True when the branch is within this round's bound: at most {@code limit} operations placed, or at most
+     * {@code limit} operations whose slot differs from the base placement's (placed elsewhere, or unplaced though the
+     * sweep has passed their base slot, below {@code passed}). Notes when the bound cuts a branch.
+     */
+    private boolean withinBound(long passed) {
+      if (placed.size() <= limit) return true;
+      int deviating = deviatingPlaced;
+      for (int k = 0; k < ops.size() && deviating <= limit; k++) {
+        if (!isPlaced[k] && baseZ[k] != InfoWrites.FORCED_ABSENT && baseZ[k] < passed) deviating++;
+      }
+      if (deviating <= limit) return true;
       boundHit = true;
       return false;
     }
 
-    private void place(int k, long z) {
+    private void place(int k, long z, boolean offBase) {
       isPlaced[k] = true;
+      deviates[k] = offBase;
+      if (offBase) deviatingPlaced++;
       placed.put(ops.get(k).key(), z);
     }
 
     private void unplace(int k, long z) {
       isPlaced[k] = false;
+      if (deviates[k]) deviatingPlaced--;
+      deviates[k] = false;
       Long was = placed.remove(ops.get(k).key());
       assert was != null && was == z : "unplace undoes the last place";
     }
@@ -756,7 +782,7 @@ public final class ExhaustiveSearch {
     }
 
     private Map<Long, Long> leaf() {
-      if (stranded(Long.MAX_VALUE)) return null;
+      if (stranded(Long.MAX_VALUE) || !withinBound(Long.MAX_VALUE)) return null;
       Local l = evaluate();
       if (l.found().isEmpty() && !l.unseen()) return forced();
       java.util.EnumSet<Property> here = java.util.EnumSet.noneOf(Property.class);
