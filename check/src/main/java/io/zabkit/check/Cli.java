@@ -51,8 +51,14 @@ public final class Cli implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "FILE", description = "summary file (default: zk-check.edn beside history.edn, NAME.zk-check.edn beside NAME.edn)")
   Path out;
 
-  @Option(names = "--search-seconds", paramLabel = "S", defaultValue = "${env:ZK_CHECK_SEARCH_SECONDS:-60}",
-      description = "wall-time budget of the exhaustive search per history (default ${DEFAULT-VALUE}; env ZK_CHECK_SEARCH_SECONDS); past it a violation is :unknown")
+  @Option(names = "--search-steps", paramLabel = "N", defaultValue = "${env:ZK_CHECK_SEARCH_STEPS:-15000000}",
+      description = "budget of the placement search per history, in operations replayed (default ${DEFAULT-VALUE}; env ZK_CHECK_SEARCH_STEPS):"
+          + " deterministic, the same verdict on any machine; past it a violation is :unknown, never ok")
+  long searchSteps;
+
+  @Option(names = "--search-seconds", paramLabel = "S", defaultValue = "${env:ZK_CHECK_SEARCH_SECONDS:-600}",
+      description = "wall-clock safety net of the search per history (default ${DEFAULT-VALUE}; env ZK_CHECK_SEARCH_SECONDS);"
+          + " a verdict it cuts is :unknown and says that it depends on the machine")
   long searchSeconds;
 
   public static void main(String[] args) {
@@ -83,7 +89,8 @@ public final class Cli implements Callable<Integer> {
     if (history == null) throw new UsageException("no history given (zk-check --help)");
     Set<Property> wanted = properties == null || properties.isEmpty() ? EnumSet.allOf(Property.class) : EnumSet.copyOf(properties);
     if (searchSeconds <= 0) throw new UsageException("--search-seconds must be positive, got " + searchSeconds);
-    return check(history, wanted, quiet, out == null ? resultsPath(history) : out, searchSeconds);
+    if (searchSteps < 0) throw new UsageException("--search-steps must not be negative, got " + searchSteps);
+    return check(history, wanted, quiet, out == null ? resultsPath(history) : out, new ExhaustiveSearch.Budget(searchSteps, searchSeconds * 1000));
   }
 
   static final class UsageException extends RuntimeException {
@@ -167,9 +174,9 @@ public final class Cli implements Callable<Integer> {
     }
   }
 
-  static int check(Path history, Set<Property> wanted, boolean quiet, Path results, long searchSeconds) {
+  static int check(Path history, Set<Property> wanted, boolean quiet, Path results, ExhaustiveSearch.Budget budget) {
     refuseToOverwrite(history, results);
-    Result r = new ZkChecker(wanted).withBudget(new ExhaustiveSearch.Budget(ExhaustiveSearch.Budget.DEFAULT.replays(), searchSeconds * 1000))
+    Result r = new ZkChecker(wanted).withBudget(budget)
         .withProgress(m -> System.err.println("zk-check: " + m)).check(History.file(history));
     writeResults(r, results);
     if (!quiet || r.status() != Result.Status.VALID) System.out.print(r.table());

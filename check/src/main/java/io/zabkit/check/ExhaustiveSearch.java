@@ -49,12 +49,19 @@ import java.util.TreeSet;
  * </ol>
  */
 public final class ExhaustiveSearch {
-  /** How much one history's confirmations may cost: replays and wall time over all violations. */
-  public record Budget(int replays, long wallMillis) {
-    public static final Budget DEFAULT = new Budget(20_000, 60_000);
+  /**
+   * How much one history's search may cost. {@code steps} is the budget proper: operations replayed, summed over
+   * every replay of the repair and the search (a replay of an n-operation history costs n). It is deterministic: the
+   * same history gets the same verdict on an idle and on a loaded machine, and it scales with the history (a replay
+   * of a million operations costs as much as a thousand replays of a thousand). {@code wallMillis} is only an outer
+   * safety net against a pathological history; a verdict it cuts says so, since it depends on the machine.
+   */
+  public record Budget(long steps, long wallMillis) {
+    /** 15 million operations replayed (about 20,000 replays of a 700-operation simulator history), a 10-minute safety net. */
+    public static final Budget DEFAULT = new Budget(15_000_000, 600_000);
 
     public Budget {
-      if (replays < 0 || wallMillis < 0) throw new IllegalArgumentException("a budget is not negative");
+      if (steps < 0 || wallMillis < 0) throw new IllegalArgumentException("a budget is not negative");
     }
   }
 
@@ -67,6 +74,8 @@ public final class ExhaustiveSearch {
   /** Violations searched per history (each costs a search); the rest stay undecided. */
   private static final boolean DEBUG = System.getenv("ZK_CHECK_DEBUG_SEARCH") != null;
   private static final int ROUNDS_MAX = 1000;
+  /** Replays remembered per group (each holds a placement and its local violations). */
+  private static final int CACHE_MAX = 8192;
 
   private final ZkChecker checker;
   private final History history;
@@ -77,6 +86,13 @@ public final class ExhaustiveSearch {
   /** The facets and operations of every group explained so far. */
   private final Map<Set<String>, Set<Long>> explainedGroups = new HashMap<>();
   private int replays;
+  /** What reads pin of the indeterminate operations (see {@link Propagation}), by key. */
+  private Map<Long, Propagation.Pin> pins = Map.of();
+  private long steps;
+  /** The cost of one replay: the history's operations. */
+  private long opsPerReplay = 1;
+  /** Set when the wall-clock safety net, not the step budget, stopped the search. */
+  private boolean wallTripped;
 
   private static final class OutOfBudget extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -101,6 +117,10 @@ public final class ExhaustiveSearch {
     return replays;
   }
 
+  long steps() {
+    return steps;
+  }
+
   /** The floor of a slot: the largest zxid seen by an operation that completed strictly before a time. */
   interface Floors {
     long floor(long time);
@@ -115,7 +135,7 @@ public final class ExhaustiveSearch {
   }
 
   /** Facts of the history the search needs: observations by path, floors, ephemeral owners. */
-  private static final class Facts implements Floors {
+  static final class Facts implements Floors {
     final Map<String, List<Long>> pointsByPath = new HashMap<>();
     final List<Long> allPoints = new ArrayList<>();
     final Set<String> zxidlessReadPaths = new HashSet<>();
@@ -273,6 +293,40 @@ public final class ExhaustiveSearch {
     return c.kind == Call.Kind.SESSION_EXPIRED || c.kind == Call.Kind.CLOSE_SESSION;
   }
 
+  /**
+   * True when the order of a and b at two adjacent slots changes no state at any point: neither changes a facet the
+   * other reads or changes, except one parent's child list, where adding or removing two different children commutes
+   * (the list as a set, cversion and num-children as counts, pzxid as the later slot's zxid in either order). A session
+   * end, or an operation whose node is not known (a sequential create names its node from the cversion), commutes
+   * with nothing that touches its parent: those facets are in its depends, so the test below sees them.
+   */
+  static boolean commutes(Call a, Call b, Facts facts) {
+    if (isSessionEnd(a) || isSessionEnd(b)) return false;
+    Set<String> ca = changes(a, facts), cb = changes(b, facts), da = depends(a), db = depends(b);
+    for (String f : ca) {
+      if (db.contains(f)) return false;
+      if (f.startsWith("n:") && cb.contains(f)) return false;
+    }
+    for (String f : cb) if (da.contains(f)) return false;
+    return !unnamed(a) && !unnamed(b) || disjointParents(a, b);
+  }
+
+  private static boolean unnamed(Call c) {
+    for (Call s : c.subs != null ? c.subs : List.of(c)) if (s.kind == Call.Kind.CREATE && (s.sequential() || s.prefixUnknown)) return true;
+    return false;
+  }
+
+  /** True when no path of a shares a parent with, or is the parent of, a path of b. */
+  private static boolean disjointParents(Call a, Call b) {
+    Set<String> pa = new HashSet<>();
+    for (String p : pathsOf(a)) {
+      pa.add(p);
+      pa.add(ModelTree.parent(p));
+    }
+    for (String p : pathsOf(b)) if (pa.contains(p) || pa.contains(ModelTree.parent(p))) return false;
+    return true;
+  }
+
   private static boolean changesChildren(Call c) {
     return c.kind == Call.Kind.CREATE || c.kind == Call.Kind.DELETE;
   }
@@ -280,15 +334,22 @@ public final class ExhaustiveSearch {
   /** Decides every group of the first explanation's violations. */
   List<Decision> decide(ZkChecker.Attempt first, Map<Long, Long> proposed) {
     this.base = proposed;
+    opsPerReplay = Math.max(1, first.ops);
     deadlineNanos = System.nanoTime() + budget.wallMillis() * 1_000_000;
     Facts facts = new Facts();
-    new Pairer().run(history, facts::add);
+    Propagation propagation = new Propagation();
+    new Pairer().run(history, c -> {
+      facts.add(c);
+      propagation.add(c);
+    });
     for (Call c : first.indeterminate) {
       if (c.kind == Call.Kind.CREATE && c.ephemeral() && c.session != null && c.path != null) {
         facts.ephemeralsBySession.computeIfAbsent(c.session, k -> new HashSet<>()).add(c.path);
       }
     }
     facts.index();
+    pins = propagation.pins(first.indeterminate, first.knownZxids, facts);
+    if (DEBUG) System.err.println("search: " + pins.size() + " of " + first.indeterminate.size() + " indeterminate operations pinned by what reads saw");
     List<Decision> out = new ArrayList<>();
     Set<String> settled = new HashSet<>(); // violations decided CONFIRMED or UNDECIDED: not searched again
     Map<Set<String>, Decision> confirmedGroups = new HashMap<>();
@@ -325,8 +386,8 @@ public final class ExhaustiveSearch {
   }
 
   private Decision decideOne(Findings.Found f, ZkChecker.Attempt cur, Facts facts, Map<Set<String>, Decision> confirmedGroups) {
-    if (System.nanoTime() > deadlineNanos) {
-      return new Decision(Outcome.UNDECIDED, f, "the search's wall-time budget (" + budget.wallMillis() / 1000 + " s) ran out before this violation", 0, Map.of(), Set.of());
+    if (steps >= budget.steps() || System.nanoTime() > deadlineNanos) {
+      return new Decision(Outcome.UNDECIDED, f, "the search's budget (" + budgetText() + ") ran out before this violation", 0, Map.of(), Set.of());
     }
     Set<String> w = new TreeSet<>();
     for (Call c : f.witness()) w.addAll(pathsOf(c));
@@ -412,12 +473,26 @@ public final class ExhaustiveSearch {
       return new Decision(Outcome.CONFIRMED, shown, null, sweep.replays, Map.of(), s);
     } catch (OutOfBudget e) {
       return new Decision(Outcome.UNDECIDED, f, "the exhaustive search over " + r.size() + " indeterminate operations on " + s
-          + " ran out of budget (" + budget.replays() + " replays or " + budget.wallMillis() / 1000 + " s per history)", sweep.replays, Map.of(), s);
+          + " ran out of budget (" + budgetText() + ")", sweep.replays, Map.of(), s);
     }
   }
 
+  /** Charges one replay of the history ({@code ops} operations) to the budget. */
   private void spend() {
-    if (++replays > budget.replays() || System.nanoTime() > deadlineNanos) throw new OutOfBudget();
+    assert opsPerReplay > 0 : "a replay costs the history's operations";
+    replays++;
+    steps += opsPerReplay;
+    if (steps > budget.steps()) throw new OutOfBudget();
+    if (System.nanoTime() > deadlineNanos) {
+      wallTripped = true;
+      throw new OutOfBudget();
+    }
+  }
+
+  /** What ran out, in the user's terms: the deterministic step budget, or the wall-clock safety net (machine-dependent). */
+  private String budgetText() {
+    if (wallTripped) return "the wall-clock safety net of " + budget.wallMillis() / 1000 + " s tripped, after " + steps + " operations replayed; the verdict depends on the machine's speed";
+    return budget.steps() + " operations replayed per history, " + replays + " replays";
   }
 
   /** One group's sweep over the slots in zxid order (see the class comment, step 3). */
@@ -441,6 +516,16 @@ public final class ExhaustiveSearch {
     /** zxid -> key of an operation outside R that the base placement put there (evicted when an R operation needs the slot). */
     final Map<Long, Long> occupied = new HashMap<>();
     final boolean[] isPlaced;
+    /** Per operation: what a read pins of it (it took effect, at or below a zxid, or exactly at one), else null. */
+    final Propagation.Pin[] pinned;
+    /** commute[a][b]: a and b change and read disjoint facets (up to one parent's child list), so their order in a gap changes nothing on S. */
+    final boolean[][] commute;
+    /** This round's bound (see {@link #run} and {@link #withinBound}), and whether it cut a branch. */
+    int limit;
+    boolean boundHit;
+    /** Per operation: placed at a slot other than the base placement's; and how many placed operations are. */
+    final boolean[] deviates;
+    int deviatingPlaced;
     long replays;
 
     Sweep(Findings.Found target, Set<String> s, List<Call> ops, ZkChecker.Attempt first, Facts facts) {
@@ -453,6 +538,13 @@ public final class ExhaustiveSearch {
       this.baseZ = new long[ops.size()];
       for (int k = 0; k < ops.size(); k++) baseZ[k] = base.getOrDefault(ops.get(k).key(), InfoWrites.FORCED_ABSENT);
       this.isPlaced = new boolean[ops.size()];
+      this.deviates = new boolean[ops.size()];
+      this.pinned = new Propagation.Pin[ops.size()];
+      for (int k = 0; k < ops.size(); k++) pinned[k] = pins.get(ops.get(k).key());
+      this.commute = new boolean[ops.size()][ops.size()];
+      for (int a = 0; a < ops.size(); a++) {
+        for (int b = a + 1; b < ops.size(); b++) commute[a][b] = commute[b][a] = commutes(ops.get(a), ops.get(b), facts);
+      }
       TreeSet<Long> pts = new TreeSet<>();
       Set<String> onPaths = paths(s);
       boolean global = onPaths.stream().anyMatch(facts.zxidlessReadPaths::contains);
@@ -466,6 +558,7 @@ public final class ExhaustiveSearch {
         Call c = ops.get(i);
         floors[i] = c.invoke == null ? 0 : facts.floor(c.invokeTime);
         pts.add(floors[i]);
+        if (pinned[i] != null && pinned[i].exact() > 0) pts.add(pinned[i].exact()); // its one slot must be a point to be tried
       }
       pts.add(0L);
       points = pts.stream().mapToLong(Long::longValue).toArray();
@@ -483,25 +576,51 @@ public final class ExhaustiveSearch {
         // nothing indeterminate touches S: the first explanation's replay is the only one, and it has the violation
         return null;
       }
-      return gap(0, points[0]);
+      for (int k = 0; k < ops.size(); k++) {
+        if (usePins() && pinned[k] != null && pinned[k].last() <= floors[k]) { // it had to take effect where it cannot
+          pinCut(k);
+          return null;
+        }
+      }
+      // iterative deepening around two anchors: explanations where few :info writes took effect (most never reached
+      // the leader), and explanations that differ from the base placement in few operations (limited discrepancy
+      // search: the proposal is mostly right). A round keeps a branch while either count is within its bound, so a
+      // wrong early choice no longer costs its whole subtree; a round the bound never cut is complete.
+      for (int bound = 0; ; bound = Math.min(ops.size(), Math.max(1, bound * 2))) {
+        limit = bound;
+        boundHit = false;
+        Map<Long, Long> found = gap(0, points[0], -1);
+        if (found != null || !boundHit) return found;
+        assert bound < ops.size() : "the bound cuts nothing once it admits every operation";
+      }
     }
 
     private boolean free(long z) {
       return (z & 0xffffffffL) != 0 && Arrays.binarySearch(known, z) < 0;
     }
 
-    /** Decides gap (points[i], points[i+1]): place zero or more operations there (in every order), then move on. */
-    private Map<Long, Long> gap(int i, long lastUsed) {
+    /**
+     * Decides gap (points[i], points[i+1]): place zero or more operations there (in every order, except that of two
+     * operations that commute only the one with the smaller index goes first: the other order gives the same states
+     * at every point), then move on. {@code last} is the operation placed last in this gap, -1 for none.
+     */
+    private Map<Long, Long> gap(int i, long lastUsed, int last) {
       long hi = i + 1 < points.length ? points[i + 1] : Long.MAX_VALUE;
       long next = nextFree(lastUsed, hi);
       // the base placement first (operations it put in this gap), then moving on, then every other operation here
       for (int pass = 0; pass < 2; pass++) {
         for (int k = 0; next >= 0 && k < ops.size(); k++) {
           if (isPlaced[k] || floors[k] > points[i]) continue;
+          if (last >= 0 && k < last && commute[k][last]) continue; // the order last, k is tried as k, last
+          if (usePins() && pinned[k] != null && (pinned[k].exact() != 0 || !pinned[k].allows(next))) continue;
           boolean preferred = baseZ[k] > points[i] && baseZ[k] < hi;
           if (preferred != (pass == 0)) continue;
-          place(k, next);
-          Map<Long, Long> found = gap(i, next);
+          place(k, next, !preferred);
+          if (!withinBound(points[i] + 1)) {
+            unplace(k, next);
+            continue;
+          }
+          Map<Long, Long> found = gap(i, next, k);
           unplace(k, next);
           if (found != null) return found;
         }
@@ -516,17 +635,23 @@ public final class ExhaustiveSearch {
     /** Decides point points[i]: when free, place none or one operation exactly there; then cut or go on. */
     private Map<Long, Long> pin(int i) {
       long p = points[i];
+      if (stranded(p) || !withinBound(p)) return null;
       // the base placement first (the operation it put exactly here), then nothing here, then every other operation
       for (int pass = 0; pass < 2; pass++) {
         for (int k = 0; free(p) && k < ops.size(); k++) {
           if (isPlaced[k] || floors[k] >= p || (baseZ[k] == p) != (pass == 0)) continue;
-          place(k, p);
-          Map<Long, Long> found = cutAt(p) ? null : gap(i, p);
+          if (usePins() && pinned[k] != null && !pinned[k].allows(p)) continue;
+          place(k, p, baseZ[k] != p);
+          if (!withinBound(p)) {
+            unplace(k, p);
+            continue;
+          }
+          Map<Long, Long> found = cutAt(p) ? null : gap(i, p, -1);
           unplace(k, p);
           if (found != null) return found;
         }
         if (pass == 0 && !cutAt(p)) {
-          Map<Long, Long> found = gap(i, p);
+          Map<Long, Long> found = gap(i, p, -1);
           if (found != null) return found;
         }
       }
@@ -547,13 +672,33 @@ public final class ExhaustiveSearch {
       return held;
     }
 
-    private void place(int k, long z) {
+    /**
+     * True when the branch is within this round's bound: at most {@code limit} operations placed, or at most
+     * {@code limit} operations whose slot differs from the base placement's (placed elsewhere, or unplaced though the
+     * sweep has passed their base slot, below {@code passed}). Notes when the bound cuts a branch.
+     */
+    private boolean withinBound(long passed) {
+      if (placed.size() <= limit) return true;
+      int deviating = deviatingPlaced;
+      for (int k = 0; k < ops.size() && deviating <= limit; k++) {
+        if (!isPlaced[k] && baseZ[k] != InfoWrites.FORCED_ABSENT && baseZ[k] < passed) deviating++;
+      }
+      if (deviating <= limit) return true;
+      boundHit = true;
+      return false;
+    }
+
+    private void place(int k, long z, boolean offBase) {
       isPlaced[k] = true;
+      deviates[k] = offBase;
+      if (offBase) deviatingPlaced++;
       placed.put(ops.get(k).key(), z);
     }
 
     private void unplace(int k, long z) {
       isPlaced[k] = false;
+      if (deviates[k]) deviatingPlaced--;
+      deviates[k] = false;
       Long was = placed.remove(ops.get(k).key());
       assert was != null && was == z : "unplace undoes the last place";
     }
@@ -576,6 +721,7 @@ public final class ExhaustiveSearch {
       Map<Long, Long> m = forced();
       Local hit = cache.get(m);
       if (hit != null) return hit;
+      if (cache.size() >= CACHE_MAX) cache.clear(); // a memo, not a record: past this size it costs more heap (and GC) than replays
       spend();
       replays++;
       ZkChecker.Attempt a = checker.attempt(history, m, false);
@@ -609,7 +755,34 @@ public final class ExhaustiveSearch {
       return true;
     }
 
+    /** Pins apply unless this sweep cuts on one other property only (a pin cut stands for a LinearizableWrites read). */
+    private boolean usePins() {
+      return only == null || only == Property.LinearizableWrites;
+    }
+
+    /** True (and the branch is cut) when a pinned operation is still unplaced though no slot from p up allows it. */
+    private boolean stranded(long p) {
+      if (!usePins()) return false;
+      for (int k = 0; k < ops.size(); k++) {
+        if (!isPlaced[k] && pinned[k] != null && pinned[k].last() < p) {
+          pinCut(k);
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** A branch cut by a pin: the read that pinned the operation is unexplained there (a LinearizableWrites violation). */
+    private void pinCut(int k) {
+      Call read = pinned[k].because();
+      firstRejection.putIfAbsent(Property.LinearizableWrites, new Findings.Found(Property.LinearizableWrites, "read #" + read.key()
+          + " saw what only :info operation #" + ops.get(k).key() + " could have written, and no placement of it there explains the rest",
+          List.of(read, ops.get(k))));
+      always.retainAll(java.util.EnumSet.of(Property.LinearizableWrites));
+    }
+
     private Map<Long, Long> leaf() {
+      if (stranded(Long.MAX_VALUE) || !withinBound(Long.MAX_VALUE)) return null;
       Local l = evaluate();
       if (l.found().isEmpty() && !l.unseen()) return forced();
       java.util.EnumSet<Property> here = java.util.EnumSet.noneOf(Property.class);

@@ -31,10 +31,10 @@ final class PlacementRepair {
   private final History history;
   private final ExhaustiveSearch.Floors floors;
   private final long deadlineNanos;
-  private int replaysLeft;
+  private long replaysLeft;
   int replays;
 
-  PlacementRepair(ZkChecker checker, History history, ExhaustiveSearch.Floors floors, int maxReplays, long deadlineNanos) {
+  PlacementRepair(ZkChecker checker, History history, ExhaustiveSearch.Floors floors, long maxReplays, long deadlineNanos) {
     this.checker = checker;
     this.history = history;
     this.floors = floors;

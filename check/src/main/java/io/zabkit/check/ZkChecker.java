@@ -69,17 +69,18 @@ public final class ZkChecker {
     List<Op> inMemory = new ArrayList<>(); // the repair and the search replay many times: read a file once
     for (Op op : history) inMemory.add(op);
     History h = History.of(inMemory);
-    // local moves first (a third of the budget): a placement whose exact replay is clean is the verdict's witness
-    PlacementRepair repair = new PlacementRepair(this, h, ExhaustiveSearch.floors(h), exhaustiveBudget.replays() / 4,
-        System.nanoTime() + exhaustiveBudget.wallMillis() * 1_000_000 / 3);
+    // local moves first (a quarter of the step budget): a placement whose exact replay is clean is the verdict's witness
+    long perReplay = Math.max(1, exact.ops);
+    long deadline = start + exhaustiveBudget.wallMillis() * 1_000_000;
+    PlacementRepair repair = new PlacementRepair(this, h, ExhaustiveSearch.floors(h), exhaustiveBudget.steps() / 4 / perReplay, deadline);
     PlacementRepair.Repaired fixed = repair.run(exact, base);
     report("the proposed placement leaves " + exact.findings.total() + " violations; " + repair.replays + " replays of local moves leave "
         + fixed.exact().findings.total());
     if (fixed.exact().findings.total() == 0) return fixed.exact().result(properties, System.nanoTime() - start, null);
     report("exhaustive search over the indeterminate operations");
-    // the search gets what the repair left of the budget: --search-seconds bounds both together
+    // the search gets what the repair left of both budgets: the steps (deterministic) and the wall-clock safety net
     long spentMillis = (System.nanoTime() - start) / 1_000_000;
-    ExhaustiveSearch.Budget left = new ExhaustiveSearch.Budget(Math.max(0, exhaustiveBudget.replays() - repair.replays),
+    ExhaustiveSearch.Budget left = new ExhaustiveSearch.Budget(Math.max(0, exhaustiveBudget.steps() - (long) repair.replays * perReplay),
         Math.max(0, exhaustiveBudget.wallMillis() - spentMillis));
     return decide(h, fixed.exact(), fixed.placement(), start, left);
   }
@@ -121,7 +122,7 @@ public final class ZkChecker {
   private Result decide(History history, Attempt first, Map<Long, Long> base, long start, ExhaustiveSearch.Budget budget) {
     ExhaustiveSearch search = new ExhaustiveSearch(this, history, budget);
     List<ExhaustiveSearch.Decision> decisions = onDeepStack(() -> search.decide(first, base));
-    report("exhaustive search: " + search.replays() + " replays over " + decisions.size() + " groups of violations");
+    report("exhaustive search: " + search.replays() + " replays (" + search.steps() + " operations) over " + decisions.size() + " groups of violations");
     Map<Property, ExhaustiveSearch.Decision> confirmed = new java.util.EnumMap<>(Property.class);
     Map<Property, Long> confirmedCount = new java.util.EnumMap<>(Property.class);
     Map<Property, String> undecided = new java.util.EnumMap<>(Property.class);
@@ -195,7 +196,7 @@ public final class ZkChecker {
 
   private ExhaustiveSearch.Budget exhaustiveBudget = ExhaustiveSearch.Budget.DEFAULT;
 
-  /** Bounds the exhaustive search (replays and wall time over the whole history); past it a violation is UNKNOWN. */
+  /** Bounds the repair and the exhaustive search (operations replayed, and a wall-clock safety net); past it a violation is UNKNOWN. */
   public ZkChecker withBudget(ExhaustiveSearch.Budget b) {
     this.exhaustiveBudget = b;
     return this;

@@ -22,7 +22,7 @@ class DifferentialOracleTest {
   private static final int HISTORIES = 400;
   private static final int INFOS_MAX = 4;
   private static final long EPOCH = 1L << 32;
-  private static final ExhaustiveSearch.Budget BUDGET = new ExhaustiveSearch.Budget(20_000, 10_000);
+  private static final ExhaustiveSearch.Budget BUDGET = new ExhaustiveSearch.Budget(2_000_000, 60_000);
 
   // ---------------------------------------------------------------- the oracle's own model of the data tree
   /** One znode; {@code children} only matters for /a. */

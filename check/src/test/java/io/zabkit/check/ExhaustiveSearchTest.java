@@ -15,7 +15,7 @@ class ExhaustiveSearchTest {
    * pzxid 6 shows; first fit gives it to the delete, which then cannot explain the :no-node at zxid 4. The only
    * explanation: the delete at the free slot 3, the create at 6.
    */
-  private static final String MOVED = """
+  static final String MOVED = """
       {:type :invoke :process 0 :session 1 :f :create :path "/p" :value {:data "" :mode :persistent} :time 0}
       {:type :ok :process 0 :session 1 :f :create :path "/p" :value {:data "" :mode :persistent :created-path "/p"} :time 1 :zxid 1}
       {:type :invoke :process 0 :session 1 :f :create :path "/p/c" :value {:data "a" :mode :persistent} :time 2}

@@ -91,7 +91,7 @@ class PlacementRepairTest {
   @Test
   void makeVerifysFiveServerSeed10IsDecided() throws Exception {
     java.nio.file.Path p = java.nio.file.Path.of(getClass().getResource("/histories/sim-s5-seed10-many-info-creates-under-root.edn").toURI());
-    Result r = new ZkChecker().withBudget(new ExhaustiveSearch.Budget(20_000, 600_000)).check(History.file(p));
+    Result r = new ZkChecker().withBudget(new ExhaustiveSearch.Budget(40_000_000, 600_000)).check(History.file(p));
     assertEquals(Result.Status.VALID, r.status(), r.table());
   }
 }
