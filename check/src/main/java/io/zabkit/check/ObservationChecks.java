@@ -102,7 +102,9 @@ final class ObservationChecks {
     switch (c.kind) {
       case WATCH_EVENT -> event(c);
       case SESSION_EXPIRED, CLOSE_SESSION -> {
-        if (c.outcome != Op.Type.FAIL) endSession(c);
+        // Only a session end that happened clears its watches: an :info close-session may never have
+        // taken effect (the session can reconnect and be sent the events of its watches, as SetWatches does)
+        if (c.outcome == Op.Type.OK) endSession(c);
       }
       case SYNC -> sync(c);
       case GET_DATA, EXISTS, GET_CHILDREN -> read(c);
