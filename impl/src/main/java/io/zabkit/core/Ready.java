@@ -8,9 +8,11 @@ import java.util.List;
 /**
  * A batch of work the core hands to its runtime (etcd raft's Ready). The runtime, in this order:
  * <ol>
- *   <li>truncates the log after {@code truncateAfter} when it is not {@link #NO_TRUNCATE} (Zab TRUNC),
- *       and installs {@code installSnapshot} when present (Zab SNAP: the log after its zxid goes too);
- *       both durably, before anything else of the batch;</li>
+ *   <li>truncates the log after {@code truncateAfter} when it is not {@link #NO_TRUNCATE} (Zab TRUNC);
+ *       marks {@code syncTail} when present (what is logged after its zxid from now on, and a snapshot
+ *       installed after it, waits for currentEpoch to reach its epoch); installs {@code installSnapshot}
+ *       when present (Zab SNAP: the log after its zxid goes too); all durably, before anything else of
+ *       the batch;</li>
  *   <li>stores {@code epochs} durably when present, before any message of the batch leaves
  *       (acceptedEpoch before ACKEPOCH, currentEpoch before the ACK of NEWLEADER);</li>
  *   <li>appends {@code entries} to the transaction log, and syncs it when {@code mustSync};</li>
@@ -23,7 +25,7 @@ import java.util.List;
  * follower ACKs a proposal) only after {@code persisted} says its zxid is durable, so sending need
  * not wait for the disk.
  */
-public record Ready(long truncateAfter, Snapshot installSnapshot, Epochs epochs, List<Txn> entries,
+public record Ready(long truncateAfter, Snapshot installSnapshot, Epochs epochs, SyncTail syncTail, List<Txn> entries,
                     boolean mustSync, Snapshot snapshot, List<Outbound> sends, List<Long> closes,
                     List<PeerOut> peerOut) {
 
@@ -36,6 +38,12 @@ public record Ready(long truncateAfter, Snapshot installSnapshot, Epochs epochs,
     public record Epochs(long acceptedEpoch, long currentEpoch) {}
 
     /**
+     * What a follower logs after {@code afterZxid} from NEWLEADER on is vouched for only by currentEpoch
+     * {@code epoch}: recovery drops it while currentEpoch is older (Storage#markSyncTail).
+     */
+    public record SyncTail(long afterZxid, long epoch) {}
+
+    /**
      * A message for server {@code peer}; or, when {@code message} is null, the core gave up on its link
      * to that server: close it (both directions), so the peer notices at once.
      */
@@ -45,16 +53,17 @@ public record Ready(long truncateAfter, Snapshot installSnapshot, Epochs epochs,
         }
     }
 
-    public static final Ready EMPTY = new Ready(NO_TRUNCATE, null, null, List.of(), false, null, List.of(),
+    public static final Ready EMPTY = new Ready(NO_TRUNCATE, null, null, null, List.of(), false, null, List.of(),
             List.of(), List.of());
 
     /** The batch of a standalone server: log, snapshot and client traffic only. */
     public Ready(List<Txn> entries, boolean mustSync, Snapshot snapshot, List<Outbound> sends, List<Long> closes) {
-        this(NO_TRUNCATE, null, null, entries, mustSync, snapshot, sends, closes, List.of());
+        this(NO_TRUNCATE, null, null, null, entries, mustSync, snapshot, sends, closes, List.of());
     }
 
     public boolean isEmpty() {
-        return truncateAfter == NO_TRUNCATE && installSnapshot == null && epochs == null && entries.isEmpty()
+        return truncateAfter == NO_TRUNCATE && installSnapshot == null && epochs == null && syncTail == null
+                && entries.isEmpty()
                 && snapshot == null && sends.isEmpty() && closes.isEmpty() && peerOut.isEmpty();
     }
 

@@ -97,6 +97,7 @@ public final class ServerCore implements Replica, Effects {
     private long readyTruncate = Ready.NO_TRUNCATE;
     private Snapshot readyInstall;
     private Ready.Epochs readyEpochs;
+    private Ready.SyncTail readySyncTail;
     private List<Txn> readyEntries = new ArrayList<>();
     private List<Ready.Outbound> readySends = new ArrayList<>();
     private List<Long> readyCloses = new ArrayList<>();
@@ -391,7 +392,7 @@ public final class ServerCore implements Replica, Effects {
 
     public boolean hasReady() {
         return readyTruncate != Ready.NO_TRUNCATE || readyInstall != null || readyEpochs != null
-                || !readyEntries.isEmpty() || !readySends.isEmpty() || !readyCloses.isEmpty()
+                || readySyncTail != null || !readyEntries.isEmpty() || !readySends.isEmpty() || !readyCloses.isEmpty()
                 || readySnapshot != null || !readyPeerOut.isEmpty();
     }
 
@@ -399,11 +400,12 @@ public final class ServerCore implements Replica, Effects {
         if (!hasReady()) {
             return Ready.EMPTY;
         }
-        Ready r = new Ready(readyTruncate, readyInstall, readyEpochs, readyEntries,
+        Ready r = new Ready(readyTruncate, readyInstall, readyEpochs, readySyncTail, readyEntries,
                 config.forceSync() && !readyEntries.isEmpty(), readySnapshot, readySends, readyCloses, readyPeerOut);
         readyTruncate = Ready.NO_TRUNCATE;
         readyInstall = null;
         readyEpochs = null;
+        readySyncTail = null;
         readyEntries = new ArrayList<>();
         readySends = new ArrayList<>();
         readyCloses = new ArrayList<>();
@@ -416,9 +418,18 @@ public final class ServerCore implements Replica, Effects {
 
     @Override
     public void truncateLog(long zxid) {
+        // A follower leaving before its NEWLEADER's log is vouched for cuts that tail, which this very
+        // batch may still hold: it never reaches the disk, and neither does its mark.
+        readyEntries.removeIf(t -> t.zxid() > zxid);
+        if (readySyncTail != null && readySyncTail.afterZxid() >= zxid) {
+            readySyncTail = null;
+        }
+        if (readyInstall != null && readyInstall.zxid() > zxid) {
+            readyInstall = null; // the SNAP that NEWLEADER was installing, in this same batch
+        }
         // Entries of this batch are newer than anything a TRUNC cuts: the truncation goes first.
-        assert readyEntries.isEmpty() : "TRUNC after entries in the same batch";
-        readyTruncate = zxid;
+        assert readyEntries.isEmpty() : "TRUNC after entries it keeps, in the same batch";
+        readyTruncate = readyTruncate == Ready.NO_TRUNCATE ? zxid : Math.min(readyTruncate, zxid);
     }
 
     @Override
@@ -431,6 +442,12 @@ public final class ServerCore implements Replica, Effects {
     @Override
     public void storeEpochs(long acceptedEpoch, long currentEpoch) {
         readyEpochs = new Ready.Epochs(acceptedEpoch, currentEpoch);
+    }
+
+    @Override
+    public void markSyncTail(long afterZxid, long epoch) {
+        assert readyEntries.isEmpty() : "the sync tail's mark precedes its entries";
+        readySyncTail = new Ready.SyncTail(afterZxid, epoch);
     }
 
     @Override

@@ -32,8 +32,8 @@ final class DiskWriter implements Runnable {
 
     private record Stop() implements Work {}
 
-    /** Zab's synchronous storage work: truncate or install, then epochs; the loop waits for it. */
-    private record Prepare(long truncateAfter, Snapshot install, Ready.Epochs epochs,
+    /** Zab's synchronous storage work: truncate or install, epochs, a sync tail's mark; the loop waits for it. */
+    private record Prepare(long truncateAfter, Snapshot install, Ready.Epochs epochs, Ready.SyncTail syncTail,
                            CompletableFuture<Void> done) implements Work {}
 
     private final Storage storage;
@@ -75,7 +75,7 @@ final class DiskWriter implements Runnable {
             return;
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
-        queue.add(new Prepare(ready.truncateAfter(), ready.installSnapshot(), ready.epochs(), done));
+        queue.add(new Prepare(ready.truncateAfter(), ready.installSnapshot(), ready.epochs(), ready.syncTail(), done));
         try {
             while (true) {
                 try {
@@ -95,7 +95,8 @@ final class DiskWriter implements Runnable {
     }
 
     static boolean needsPrepare(Ready ready) {
-        return ready.truncateAfter() != Ready.NO_TRUNCATE || ready.installSnapshot() != null || ready.epochs() != null;
+        return ready.truncateAfter() != Ready.NO_TRUNCATE || ready.installSnapshot() != null || ready.epochs() != null
+                || ready.syncTail() != null;
     }
 
     /** Loop thread: finish the queued work (with its fsync), then end the thread. */
@@ -155,6 +156,9 @@ final class DiskWriter implements Runnable {
             commit(); // older entries are durable and reported before the log changes under them
             if (p.truncateAfter() != Ready.NO_TRUNCATE) {
                 storage.truncate(p.truncateAfter());
+            }
+            if (p.syncTail() != null) {
+                storage.markSyncTail(p.syncTail().afterZxid(), p.syncTail().epoch());
             }
             if (p.install() != null) {
                 storage.installSnapshot(p.install());

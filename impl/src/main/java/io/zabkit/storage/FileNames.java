@@ -9,6 +9,8 @@ final class FileNames {
     static final String SNAPSHOT_PREFIX = "snapshot.";
     /** The durable intent of a truncate under way, named for the zxid it keeps up to. */
     static final String TRUNCATE_PREFIX = "truncate.";
+    /** A synchronization's log tail not yet vouched for by currentEpoch, named for the zxid it follows. */
+    static final String SYNC_TAIL_PREFIX = "synctail.";
 
     private FileNames() {}
 
@@ -22,6 +24,10 @@ final class FileNames {
 
     static String truncateMarker(long zxid) {
         return TRUNCATE_PREFIX + Long.toHexString(zxid);
+    }
+
+    static String syncTailMarker(long afterZxid) {
+        return SYNC_TAIL_PREFIX + Long.toHexString(afterZxid);
     }
 
     /** The zxid in a name with this prefix, or -1 when the name is not one of ours. */

@@ -63,6 +63,9 @@ public final class Storage implements AutoCloseable {
     /** The stored epochs (or, until written, their defaults from the last zxid); they never decrease. */
     private long acceptedEpoch;
     private long currentEpoch;
+    /** The marked sync tail (see {@link #markSyncTail}): the zxid it follows, or -1 when none is marked. */
+    private long syncTailAfter = -1;
+    private long syncTailEpoch = -1;
 
     public Storage(Disk logDisk, Disk snapshotDisk, Options options, Consumer<String> warn) {
         this.logDisk = logDisk;
@@ -78,6 +81,7 @@ public final class Storage implements AutoCloseable {
             throw new IllegalStateException("recover() runs once, before any append");
         }
         finishInterruptedTruncate();
+        dropUnvouchedSyncTail();
         Snapshot snapshot = newestValidSnapshot();
         long have = snapshot == null ? 0 : snapshot.zxid();
         List<Long> logs = zxidsOf(logDisk, FileNames.LOG_PREFIX);
@@ -191,6 +195,16 @@ public final class Storage implements AutoCloseable {
         if (zxid < 0) {
             throw new IllegalArgumentException("truncate to negative zxid " + zxid);
         }
+        if (syncTailAfter >= 0 && zxid <= syncTailAfter) {
+            // The follower left its synchronization: the marked tail goes, a SNAP's snapshot with it, as a
+            // restart would drop them (dropUnvouchedSyncTail).
+            deleteSnapshotsAfter(syncTailAfter);
+            clearSyncTail();
+        }
+        cut(zxid);
+    }
+
+    private void cut(long zxid) throws IOException {
         requireNoSnapshotAfter(zxid, "truncate the log to");
         if (zxid >= lastLoggedZxid) {
             return; // nothing is logged after it
@@ -217,14 +231,16 @@ public final class Storage implements AutoCloseable {
      */
     public void installSnapshot(Snapshot snapshot) throws IOException {
         requireRecovered();
-        truncate(snapshot.zxid());
+        cut(snapshot.zxid());
         closeCurrentLog();
         String name = FileNames.snapshot(snapshot.zxid());
         snapshotDisk.writeAtomically(name, SnapshotFormat.encode(snapshot));
         assert Arrays.equals(SnapshotFormat.decode(snapshotDisk.read(name), snapshot.zxid()).data(),
                 snapshot.data()) : "installed snapshot reads back different: " + name;
         lastLoggedZxid = snapshot.zxid();
-        purge();
+        if (syncTailAfter < 0) {
+            purge(); // else at the epoch's write: until then a restart may need the older state back
+        }
     }
 
     /**
@@ -249,6 +265,41 @@ public final class Storage implements AutoCloseable {
         this.acceptedEpoch = acceptedEpoch;
         writeEpochIfChanged(EpochFiles.CURRENT, currentEpoch);
         this.currentEpoch = currentEpoch;
+        if (syncTailAfter >= 0 && currentEpoch >= syncTailEpoch) {
+            clearSyncTail(); // currentEpoch now vouches for the tail: it is an ordinary part of the log
+            purge(); // what a SNAP installed under the mark made older files unneeded
+        }
+    }
+
+    /**
+     * A follower at NEWLEADER, before it appends the synchronized proposals: what is logged after
+     * {@code afterZxid} from now on, and a SNAP's snapshot installed after it, is vouched for only by
+     * currentEpoch {@code epoch}. Recovery drops that tail while currentEpoch is older, so the synced log and the new currentEpoch become durable as
+     * one step, as Zab.tla's NEWLEADER takes them (a crash between the log's fsync and the epoch's write
+     * would otherwise leave a log ahead of currentEpoch: ZOOKEEPER-2354). The epoch's write clears the
+     * mark, and so does a truncate that cuts the tail. Durable when this returns.
+     */
+    public void markSyncTail(long afterZxid, long epoch) throws IOException {
+        requireRecovered();
+        if (afterZxid < 0 || epoch < 0 || epoch > EpochFiles.MAX_EPOCH) {
+            throw new IllegalArgumentException("need a zxid >= 0 and an epoch in 0.." + EpochFiles.MAX_EPOCH
+                    + ", got " + Txn.zxidString(afterZxid) + " and " + epoch);
+        }
+        if (afterZxid < lastLoggedZxid) {
+            throw new IllegalStateException("a sync tail after " + Txn.zxidString(afterZxid)
+                    + " would take in entries already logged, up to " + Txn.zxidString(lastLoggedZxid));
+        }
+        if (epoch <= currentEpoch) {
+            return; // already vouched for
+        }
+        String marker = FileNames.syncTailMarker(afterZxid);
+        logDisk.writeAtomically(marker, EpochFiles.encode(epoch));
+        if (syncTailAfter >= 0 && syncTailAfter != afterZxid) {
+            logDisk.delete(FileNames.syncTailMarker(syncTailAfter)); // the newer mark covers a later tail
+        }
+        syncTailAfter = afterZxid;
+        syncTailEpoch = epoch;
+        assert EpochFiles.read(logDisk, marker) == epoch : marker + " reads back different";
     }
 
     public long lastLoggedZxid() {
@@ -299,6 +350,50 @@ public final class Storage implements AutoCloseable {
                     + " in " + snapshotDisk.describe() + "; zabkit writes acceptedEpoch first, so a file was lost or"
                     + " edited. Restore both from a backup; failing that, move this server's log and snapshot"
                     + " directories away and restart it empty to resync from the leader");
+        }
+    }
+
+    /** A follower snapshots nothing of its own during synchronization: a newer one is the leader's SNAP. */
+    private void deleteSnapshotsAfter(long zxid) throws IOException {
+        for (long z : zxidsOf(snapshotDisk, FileNames.SNAPSHOT_PREFIX)) {
+            if (z > zxid) {
+                snapshotDisk.delete(FileNames.snapshot(z));
+            }
+        }
+        assert newestSnapshotZxid() <= zxid : "a snapshot after the dropped tail survived";
+    }
+
+    private void clearSyncTail() throws IOException {
+        logDisk.delete(FileNames.syncTailMarker(syncTailAfter));
+        syncTailAfter = -1;
+        syncTailEpoch = -1;
+    }
+
+    /**
+     * A sync tail's mark found at start (see {@link #markSyncTail}): while currentEpoch is older than the
+     * mark's epoch, the server stopped between NEWLEADER's log write and its currentEpoch, and what it
+     * logged after the mark's zxid is dropped, as if NEWLEADER never came. Either way the mark goes.
+     */
+    private void dropUnvouchedSyncTail() throws IOException {
+        List<Long> marks = zxidsOf(logDisk, FileNames.SYNC_TAIL_PREFIX);
+        if (marks.isEmpty()) {
+            return;
+        }
+        long current = EpochFiles.read(snapshotDisk, EpochFiles.CURRENT);
+        long after = marks.stream().min(Comparator.naturalOrder()).orElseThrow(); // two only if a crash cut a swap
+        long epoch = EpochFiles.read(logDisk, FileNames.syncTailMarker(after));
+        if (epoch == EpochFiles.MISSING) {
+            throw new IllegalStateException("listed and then missing: " + FileNames.syncTailMarker(after));
+        }
+        if (current < epoch) {
+            warn.accept(logDisk.describe() + ": the log after " + Txn.zxidString(after) + " was written at NEWLEADER"
+                    + " of epoch " + epoch + ", but currentEpoch is " + current + "; dropping that tail"
+                    + (newestSnapshotZxid() > after ? " and the snapshot the leader sent with it" : ""));
+            deleteSnapshotsAfter(after);
+            cutLogAfter(after);
+        }
+        for (long mark : marks) {
+            logDisk.delete(FileNames.syncTailMarker(mark));
         }
     }
 

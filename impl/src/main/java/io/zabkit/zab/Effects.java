@@ -14,6 +14,14 @@ public interface Effects {
     /** Store both epochs durably before any message of the batch leaves. */
     void storeEpochs(long acceptedEpoch, long currentEpoch);
 
+    /**
+     * NEWLEADER: what is logged after {@code afterZxid} from now on (the synced proposals) is vouched for
+     * only once currentEpoch reaches {@code epoch}. Durable before the batch's entries; a restart before
+     * then drops that tail, so the synced log and currentEpoch become durable as one step (Zab.tla's
+     * FollowerProcessNEWLEADER; ZOOKEEPER-2354's window closed).
+     */
+    void markSyncTail(long afterZxid, long epoch);
+
     /** Append a transaction to the log; {@code persisted} reports it durable. */
     void log(Txn txn);
 

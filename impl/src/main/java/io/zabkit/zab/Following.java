@@ -59,6 +59,31 @@ final class Following extends Role {
      * packetsNotLogged the same way). Invariant: empty once NEWLEADER arrived.
      */
     private final java.util.List<Txn> heldUntilNewLeader = new java.util.ArrayList<>();
+    /** This role ended (a role object is never reused). */
+    private boolean hasLeft;
+    /** The leader's messages that arrived while NEWLEADER waited for the disk, processed in order after it. */
+    private final java.util.List<Message> deferredUntilNewLeader = new java.util.ArrayList<>();
+    /**
+     * NEWLEADER logged the held proposals after this zxid, and currentEpoch does not vouch for them yet
+     * (Effects#markSyncTail; it is older than acceptedEpoch); -1 otherwise. Leaving the role now drops that tail, on disk too, as a restart
+     * would: in Zab.tla a server leaving an unfinished synchronization keeps only what it had durable.
+     */
+    private long syncTailAfter = -1;
+    /**
+     * A SNAP of a new epoch, applied in memory and held off the disk until NEWLEADER, where it is installed
+     * under the sync tail's mark: Zab.tla makes it durable with currentEpoch, and ZooKeeper takes that
+     * snapshot at NEWLEADER. Null when none is held.
+     */
+    private Snapshot heldSnapshot;
+    /** What memory held before such a SNAP, put back if this follower leaves before NEWLEADER is vouched for. */
+    private BeforeSnap beforeSnap;
+
+    private record BeforeSnap(Snapshot applied, long floor, java.util.List<Txn> txns, long lastPersisted,
+                              long lastCommitted) {
+        long lastZxid() {
+            return txns.isEmpty() ? floor : txns.get(txns.size() - 1).zxid();
+        }
+    }
     /** Bug.ZK3911_DIFF_LOGGED_AT_UPTODATE: synced proposals held in memory until UPTODATE. */
     private final java.util.List<Txn> loggedAtUpToDate = new java.util.ArrayList<>();
     /** Ack-to-all variants: the highest zxid each other server acknowledged to us. */
@@ -115,6 +140,12 @@ final class Following extends Role {
     }
 
     private void receiveFromLeader(Message m) {
+        if (newLeaderZxid >= 0 && !ackedNewLeader && !(m instanceof Ping)) {
+            // NEWLEADER is one step (Zab.tla; ZooKeeper reads nothing more until it has logged, stored
+            // currentEpoch and ACKed): what the leader sent behind it waits for that step to complete.
+            deferredUntilNewLeader.add(m);
+            return;
+        }
         if (m instanceof LeaderInfo li) {
             followerProcessLeaderInfo(li);
         } else if (m instanceof Diff d) {
@@ -231,6 +262,12 @@ final class Following extends Role {
             return;
         }
         Snapshot snapshot = new Snapshot(s.zxid(), s.snapshot());
+        // A new epoch's SNAP past our history waits for NEWLEADER to reach the disk (held); otherwise (our own
+        // epoch's leader: currentEpoch vouches already; or a SNAP behind our log) it is installed at once.
+        boolean hold = zab.currentEpoch < zab.acceptedEpoch && s.zxid() > zab.history.lastZxid()
+                && !zab.config.bug(Bug.ZK2354_SYNC_LOGGED_BEFORE_NEWLEADER);
+        BeforeSnap before = hold ? new BeforeSnap(zab.replica.snapshotOfAppliedState(), zab.history.floor(),
+                zab.history.txns(), zab.lastPersisted, zab.lastCommitted) : null;
         try {
             zab.replica.install(snapshot);
         } catch (IOException e) {
@@ -238,7 +275,13 @@ final class Following extends Role {
             return;
         }
         zab.history.resetTo(s.zxid());
-        zab.effects.installSnapshot(snapshot);
+        if (hold) {
+            beforeSnap = before;
+            heldSnapshot = snapshot;
+        } else {
+            zab.effects.installSnapshot(snapshot);
+        }
+        // Held, it is not durable yet, but nothing reads this before NEWLEADER installs it (the ACK waits).
         zab.lastPersisted = s.zxid();
         zab.lastCommitted = s.zxid();
         syncedBySnap = true;
@@ -265,6 +308,7 @@ final class Following extends Role {
         zab.lastCommitted = Math.min(zab.lastCommitted, applied);
         skipThrough = applied;
         skippedTo = snapZxid;
+        syncedBySnap = true; // Zab.tla's SNAP: the leader's history, durable where it agrees with the log kept
     }
 
     private void followerProcessNewLeader(NewLeader nl) {
@@ -293,26 +337,67 @@ final class Following extends Role {
     }
 
     /**
-     * Leaving before NEWLEADER drops the synced proposals held for it from the in-memory history too:
-     * they were never logged, so they must not count in this server's next vote (Zab.tla drops an
-     * unfinished synchronization when a server leaves its role; ZOOKEEPER-3642).
+     * Leaving an unfinished synchronization drops the synced proposals from the in-memory history, and
+     * from the log when NEWLEADER already wrote them: they must not count in this server's next vote
+     * (Zab.tla keeps only what such a server had durable; ZOOKEEPER-3642), and a write of them still in
+     * flight must not complete after the role (ZOOKEEPER-4712's shape, D17b in spec/README.md).
      */
     @Override
     void leave() {
-        if (heldUntilNewLeader.isEmpty()) {
-            return;
+        hasLeft = true;
+        if (!heldUntilNewLeader.isEmpty()) {
+            long first = heldUntilNewLeader.get(0).zxid();
+            assert zab.history.lastZxid() == heldUntilNewLeader.get(heldUntilNewLeader.size() - 1).zxid()
+                    : "the held proposals are the history's tail";
+            zab.history.truncateAfter(first - 1);
+            heldUntilNewLeader.clear();
+            assert zab.history.lastZxid() < first : "no held proposal survives the role";
         }
-        long first = heldUntilNewLeader.get(0).zxid();
-        assert zab.history.lastZxid() == heldUntilNewLeader.get(heldUntilNewLeader.size() - 1).zxid()
-                : "the held proposals are the history's tail";
-        zab.history.truncateAfter(first - 1);
-        heldUntilNewLeader.clear();
-        assert zab.history.lastZxid() < first : "no held proposal survives the role";
+        if (beforeSnap != null) {
+            assert !ackedNewLeader : "a SNAP vouched for by currentEpoch is not undone";
+            restoreBeforeSnap();
+        }
+        if (syncTailAfter >= 0) {
+            assert !ackedNewLeader : "a sync tail vouched for by currentEpoch is not dropped";
+            assert zab.replica.lastProcessedZxid() <= syncTailAfter : "the sync tail was applied";
+            zab.history.truncateAfter(syncTailAfter);
+            long kept = zab.history.lastZxid(); // syncTailAfter bounds the tail; it need not be a zxid of ours
+            zab.effects.truncateLog(kept);
+            zab.lastPersisted = Math.min(zab.lastPersisted, kept);
+            zab.lastCommitted = Math.max(zab.replica.lastProcessedZxid(), Math.min(zab.lastCommitted, kept));
+            syncTailAfter = -1;
+        }
+    }
+
+    /** Memory back to what it was before a held SNAP, which is what the disk still holds (or will again). */
+    private void restoreBeforeSnap() {
+        try {
+            zab.replica.install(beforeSnap.applied());
+        } catch (IOException e) {
+            throw new IllegalStateException("this server's own applied state does not read back: " + e, e);
+        }
+        zab.history.restore(beforeSnap.floor(), beforeSnap.txns());
+        zab.lastPersisted = beforeSnap.lastPersisted();
+        zab.lastCommitted = beforeSnap.lastCommitted();
+        heldSnapshot = null;
+        beforeSnap = null;
+        assert zab.replica.lastProcessedZxid() <= zab.lastCommitted : "restored an applied state beyond its commits";
     }
 
     /** NEWLEADER: the synced proposals go to the log now; its ACK and currentEpoch wait until they are durable. */
     private void logHeldProposals() {
         assert newLeaderZxid >= 0 : "synced proposals logged before NEWLEADER";
+        // A follower rejoining a leader of its own epoch has currentEpoch vouching already (Zab.tla's Synced):
+        // its synced log is kept when it leaves, like any log it wrote.
+        if (heldSnapshot != null) {
+            syncTailAfter = beforeSnap.lastZxid(); // the snapshot and everything after it wait for currentEpoch
+            zab.effects.markSyncTail(syncTailAfter, zab.acceptedEpoch);
+            zab.effects.installSnapshot(heldSnapshot);
+            heldSnapshot = null;
+        } else if (!heldUntilNewLeader.isEmpty() && zab.currentEpoch < zab.acceptedEpoch) {
+            syncTailAfter = heldUntilNewLeader.get(0).zxid() - 1;
+            zab.effects.markSyncTail(syncTailAfter, zab.acceptedEpoch); // durable before the tail's first byte
+        }
         for (Txn t : heldUntilNewLeader) {
             zab.effects.log(t);
         }
@@ -333,6 +418,8 @@ final class Following extends Role {
             // Only now the new currentEpoch: on disk it vouches for the history (ZOOKEEPER-4643).
             zab.currentEpoch = zab.acceptedEpoch;
             zab.effects.storeEpochs(zab.acceptedEpoch, zab.currentEpoch);
+            syncTailAfter = -1; // currentEpoch vouches for the synced log from here on
+            beforeSnap = null;
             ackedNewLeader = true;
             ackingNewLeader = true;
             zab.trace("FollowerProcessNEWLEADER", leader, newLeaderZxid);
@@ -343,6 +430,16 @@ final class Following extends Role {
         }
         followerFastCommits();
         zab.deliverCommitted();
+        if (ackingNewLeader && !deferredUntilNewLeader.isEmpty()) {
+            java.util.List<Message> deferred = java.util.List.copyOf(deferredUntilNewLeader);
+            deferredUntilNewLeader.clear();
+            for (Message m : deferred) {
+                if (hasLeft) {
+                    return; // one of them ended this role
+                }
+                receiveFromLeader(m);
+            }
+        }
     }
 
     /** ZOOKEEPER-3911 and -4646: the ACK of NEWLEADER leaves before the synced history is durable. */

@@ -78,6 +78,21 @@ final class History {
         }
     }
 
+    /** The transactions held, after the floor. */
+    List<Txn> txns() {
+        return List.copyOf(txns);
+    }
+
+    /** Back to a state taken with {@link #floor} and {@link #txns} (a synchronization abandoned). */
+    void restore(long floor, List<Txn> txns) {
+        this.txns.clear();
+        this.floor = floor;
+        for (Txn t : txns) {
+            append(t);
+        }
+        assert lastZxid() >= floor : "restored below its floor";
+    }
+
     /** Replaces everything by a snapshot at zxid (SNAP). */
     void resetTo(long zxid) {
         txns.clear();

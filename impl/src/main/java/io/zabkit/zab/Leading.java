@@ -111,7 +111,11 @@ final class Leading extends Role {
         Learner l = learners.remove(peer);
         if (l != null) {
             Zab.LOG.log(System.Logger.Level.INFO, "server {0}: lost learner {1}", zab.self, peer);
+            ackEpochsAwaitingDisk.remove(Long.valueOf(peer)); // not counted yet in the spec: the link took it
             zab.trace("PartitionStart", peer, -1); // the link to a learner broke (spec/README.md, D9)
+            if (!syncStarted) {
+                leaderRecountEpochQuorum();
+            }
             leaderCheckQuorum("learner " + peer + " disconnected");
         }
     }
@@ -211,6 +215,26 @@ final class Leading extends Role {
             return;
         }
         zab.trace("LeaderProcessACKEPOCH", from, -1);
+    }
+
+    /**
+     * A learner left before this leader took its epoch (its own history was still going to disk): without
+     * it the ACKEPOCHs may be no quorum any more, and then the epoch is not established (Zab.tla counts
+     * an ACKEPOCH and takes currentEpoch in one step, and forgets a learner whose link broke): back to
+     * DISCOVERY, to wait for more ACKEPOCHs.
+     */
+    private void leaderRecountEpochQuorum() {
+        assert !syncStarted : "recounting an established epoch";
+        if (zabState == ZabState.SYNCHRONIZATION && !zab.config.isQuorum(learners.leaderAnd(x -> x.ackedEpoch && x.fresh))) {
+            zabState = ZabState.DISCOVERY;
+            Zab.LOG.log(System.Logger.Level.INFO, "server {0}: epoch {1} lost its quorum before it was taken",
+                    zab.self, leaderEpoch);
+            // The ACKEPOCHs that waited for the disk are now the spec's steps without a quorum.
+            for (long from : ackEpochsAwaitingDisk) {
+                zab.trace("LeaderProcessACKEPOCH", from, -1);
+            }
+            ackEpochsAwaitingDisk.clear();
+        }
     }
 
     /**

@@ -133,7 +133,7 @@ final class ScriptedCore implements Core {
 
     @Override
     public Ready ready() {
-        Ready r = new Ready(Ready.NO_TRUNCATE, null, null, List.copyOf(entries), !entries.isEmpty(), null,
+        Ready r = new Ready(Ready.NO_TRUNCATE, null, null, null, List.copyOf(entries), !entries.isEmpty(), null,
                 List.copyOf(sends), List.copyOf(closes), List.copyOf(peerOut));
         peerOut.clear();
         entries.clear();

@@ -198,6 +198,7 @@ class GoldenTraceTest {
         @Override public void truncateLog(long zxid) { out.add("truncate after " + z(zxid)); }
         @Override public void installSnapshot(Snapshot s) { out.add("install snapshot " + z(s.zxid())); }
         @Override public void storeEpochs(long a, long c) { out.add("store accepted=" + a + " current=" + c); }
+        @Override public void markSyncTail(long z, long e) { out.add("mark sync tail after=" + z(z) + " epoch=" + e); }
         @Override public void log(Txn t) { out.add("log " + z(t.zxid())); }
         @Override public void send(long to, Message m) { out.add("send " + to + " " + describe(m)); }
         @Override public void resetLink(long peer) { out.add("reset " + peer); }

@@ -30,6 +30,7 @@ class ZabTest {
         @Override public void truncateLog(long zxid) { log.add("truncate " + Txn.zxidString(zxid)); }
         @Override public void installSnapshot(Snapshot s) { log.add("install " + Txn.zxidString(s.zxid())); }
         @Override public void storeEpochs(long a, long c) { log.add("epochs " + a + "/" + c); }
+        @Override public void markSyncTail(long z, long e) { log.add("synctail " + Long.toHexString(z) + "/" + e); }
         @Override public void log(Txn t) { log.add("log " + Txn.zxidString(t.zxid())); }
         @Override public void send(long to, Message m) { log.add("send " + to + " " + m.getClass().getSimpleName()); sent.add(m); }
         @Override public void resetLink(long peer) { log.add("reset " + peer); }

@@ -384,6 +384,9 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
             storage.truncate(ready.truncateAfter());
             trace.event("node.truncate", "node " + address + " log after " + Txn.zxidString(ready.truncateAfter()));
         }
+        if (ready.syncTail() != null) {
+            storage.markSyncTail(ready.syncTail().afterZxid(), ready.syncTail().epoch());
+        }
         if (ready.installSnapshot() != null) {
             storage.installSnapshot(ready.installSnapshot());
             trace.event("node.installSnapshot", "node " + address + " at "

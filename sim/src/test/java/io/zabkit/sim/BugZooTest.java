@@ -77,10 +77,20 @@ class BugZooTest {
     @Test
     void lastProcessedMayGoBackOnlyThroughNodeCrash() {
         ProgressChecker p = new ProgressChecker();
-        p.afterStep(1, 0, 10);
-        p.afterStep(1, 0, 12);
-        p.afterStep(1, 1, 5); // restarted: recovered from disk
-        Violation v = assertThrows(Violation.class, () -> p.afterStep(1, 1, 4));
+        p.afterStep(1, 0, 10, true);
+        p.afterStep(1, 0, 12, true);
+        p.afterStep(1, 1, 5, true); // restarted: recovered from disk
+        Violation v = assertThrows(Violation.class, () -> p.afterStep(1, 1, 4, false));
+        assertEquals("LastProcessedMonotonic", v.property());
+    }
+
+    @Test
+    void anAbandonedSynchronizationMayPutBackOnlyWhatWasNeverServed() {
+        ProgressChecker p = new ProgressChecker();
+        p.afterStep(1, 0, 10, true); // served up to 10
+        p.afterStep(1, 0, 20, false); // a SNAP applied in memory during synchronization
+        p.afterStep(1, 0, 10, false); // abandoned: back to what the disk holds, which it served
+        Violation v = assertThrows(Violation.class, () -> p.afterStep(1, 0, 9, false));
         assertEquals("LastProcessedMonotonic", v.property());
     }
 

@@ -35,6 +35,9 @@ final class ReplayNode implements Effects, Replica, ReplayNetwork.Peer {
     private List<Long> snapshotZxids = List.of();
     private final List<Txn> log = new ArrayList<>();
     private int synced;
+    /** NEWLEADER's mark (Storage#markSyncTail): the log after this zxid waits for currentEpoch syncTailEpoch; -1 none. */
+    private long syncTailAfter = -1;
+    private long syncTailEpoch = -1;
 
     // ---- memory ----
     private Zab zab;
@@ -70,6 +73,10 @@ final class ReplayNode implements Effects, Replica, ReplayNetwork.Peer {
         assert zab != null : "crash of a stopped server";
         zab = null;
         log.subList(synced, log.size()).clear();
+        if (syncTailAfter >= 0 && diskCurrentEpoch < syncTailEpoch) {
+            truncateLog(syncTailAfter); // recovery drops the tail currentEpoch does not vouch for
+        }
+        syncTailAfter = -1;
     }
 
     /** Time passes for this server only, past initLimit: a leader that never established its epoch gives up. */
@@ -190,6 +197,9 @@ final class ReplayNode implements Effects, Replica, ReplayNetwork.Peer {
         }
         log.subList(keep, log.size()).clear();
         synced = Math.min(synced, keep);
+        if (syncTailAfter >= zxid) {
+            syncTailAfter = -1;
+        }
     }
 
     @Override
@@ -207,6 +217,18 @@ final class ReplayNode implements Effects, Replica, ReplayNetwork.Peer {
         }
         diskAcceptedEpoch = acceptedEpoch;
         diskCurrentEpoch = currentEpoch;
+        if (currentEpoch >= syncTailEpoch) {
+            syncTailAfter = -1;
+        }
+    }
+
+    @Override
+    public void markSyncTail(long afterZxid, long epoch) {
+        assert log.isEmpty() || log.get(log.size() - 1).zxid() <= afterZxid : "the mark precedes its tail";
+        if (epoch > diskCurrentEpoch) {
+            syncTailAfter = afterZxid;
+            syncTailEpoch = epoch;
+        }
     }
 
     @Override
