@@ -111,6 +111,16 @@ LeaderLoseSyncedQuorum(i) ==
     /\ LeaderShutdown(i)
     /\ UNCHANGED <<acceptedEpoch, currentEpoch, up, envVars, ghostVars>>
 
+(* D21: the code's leader that has not established its epoch within       *)
+(* initLimit gives up (Leading.tick; ZooKeeper's waitForEpochAck and       *)
+(* waitForNewLeaderAck time out), also with a quorum of followers, e.g.    *)
+(* while its own history is slow to reach its disk. Zab.tla has no clock;  *)
+(* giving up is LeaderShutdown, which changes no epoch, log or disk.       *)
+LeaderGiveUpEstablishing(i) ==
+    /\ up[i] /\ state[i] = LEADING /\ zabState[i] /= BROADCAST
+    /\ LeaderShutdown(i)
+    /\ UNCHANGED <<acceptedEpoch, currentEpoch, up, envVars, ghostVars>>
+
 \* The spec step(s) that the line of server i with peer j names.
 Explain(i, j) ==
     LET a == Line.action IN
@@ -136,7 +146,8 @@ Explain(i, j) ==
       \* (a leader drops a learner the same way: PartitionStart detaches the follower side only)
       [] a = "PartitionStart" -> PartitionStart(i, j) \/ (state[i] = LOOKING /\ UNCHANGED vars)
       \* or a phantom leader (PhantomLeader) gives up
-      [] a = "LeaderLoseQuorum" -> LeaderLoseQuorum(i) \/ LeaderLoseSyncedQuorum(i) \/ (state[i] = LOOKING /\ UNCHANGED vars)
+      [] a = "LeaderLoseQuorum" -> LeaderLoseQuorum(i) \/ LeaderLoseSyncedQuorum(i) \/ LeaderGiveUpEstablishing(i)
+                                    \/ (state[i] = LOOKING /\ UNCHANGED vars)
       [] a = "NodeCrash" -> NodeCrash(i)
       \* the first start of every server is Init's
       [] a = "NodeStart" -> NodeStart(i) \/ (up[i] /\ UNCHANGED vars)

@@ -405,19 +405,17 @@ def survey(a):
 
 
 # Seeds that once exposed a server bug, validated by every suite run whatever its seed range:
-# (servers, seed, ticks). D17 (spec/README.md): a crash during synchronization kept synced proposals.
-REGRESSION_SEEDS = [(3, 42, 150), (3, 52, 150), (3, 91, 150)]
+# (servers, seed, ticks). D17 (spec/README.md): a crash during synchronization kept synced proposals (42,
+# 52, 91). D17b: NEWLEADER's synced log (195: a crash before its fsync; 80: the write completing after the
+# follower went back to LOOKING) and a new epoch's SNAP (94: installed at once, then a crash) became
+# durable without currentEpoch.
+REGRESSION_SEEDS = [(3, 42, 150), (3, 52, 150), (3, 91, 150), (3, 195, 150), (3, 80, 150), (3, 94, 150)]
 
 
 # Open divergences pinned by seed: (servers, seed, ticks, the action and zabState of the line that must be
-# the first unexplained one). D17b (spec/README.md): a crash between NEWLEADER's log write and its fsync
-# keeps part of the synced entries with the old currentEpoch. Every suite with faults checks that each
-# is still rejected exactly there: accepted means fixed (move it to REGRESSION_SEEDS), rejected elsewhere
-# means something new.
-# Seeds pinned because they reach D17b (spec/README.md). A change of the simulator's draws can make a seed
-# run differently without fixing anything: 222 and 286 stopped reaching the window when the bug zoo's
-# targeted scenarios landed (they are accepted now, as any trace that avoids it is); 195 still reaches it.
-KNOWN_OPEN = [(3, 195, 150, "NodeCrash", "SYNCHRONIZATION")]
+# the first unexplained one). Every suite with faults checks that each is still rejected exactly there:
+# accepted means fixed (move it to REGRESSION_SEEDS), rejected elsewhere means something new. None is open.
+KNOWN_OPEN = []
 
 
 def check_known_open(out):
@@ -440,7 +438,7 @@ def check_known_open(out):
             where = (bad.get("action"), bad.get("zabState"))
             if where == (action, zab_state):
                 print(f"trace.py: known open divergence still rejected: {servers} servers seed {seed}, step {k} "
-                      f"{action} ({zab_state}) (spec/README.md, D17b)")
+                      f"{action} ({zab_state}) (spec/README.md, divergences)")
                 continue
             worst = 1
             print(f"trace.py: known open divergence {servers} servers seed {seed} ({action}, {zab_state}) is now "
