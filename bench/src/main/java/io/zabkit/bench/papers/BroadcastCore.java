@@ -95,6 +95,7 @@ final class BroadcastCore {
             throw new IllegalStateException("a fresh in-memory ensemble never needs a SNAP");
         }
         @Override public void storeEpochs(long acceptedEpoch, long currentEpoch) {}
+        @Override public void markSyncTail(long afterZxid, long epoch) {} // never restarted: nothing recovers
         @Override public void log(Txn txn) { logged = Math.max(logged, txn.zxid()); }
         @Override public void send(long to, Message message) {
             outbox.add(new Envelope(id, to, MessageCodec.encode(message)));
