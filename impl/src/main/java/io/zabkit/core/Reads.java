@@ -10,6 +10,7 @@ import io.zabkit.wire.Err;
 import io.zabkit.wire.Jute;
 import io.zabkit.wire.MultiOps;
 import io.zabkit.wire.OpCode;
+import io.zabkit.wire.Utf8OutputArchive;
 import io.zabkit.wire.ZkException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -303,7 +304,7 @@ final class Reads {
     /** multiRead: each op answered on its own (no atomicity), errors per op. */
     private byte[] multiRead(MultiOps ops, Request r, List<Id> ids, long lastZxid) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        BinaryOutputArchive out = BinaryOutputArchive.getArchive(bytes);
+        BinaryOutputArchive out = new Utf8OutputArchive(bytes);
         try {
             for (MultiOps.Op op : ops.ops()) {
                 Record result;

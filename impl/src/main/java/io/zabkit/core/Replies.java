@@ -5,6 +5,7 @@ import io.zabkit.tree.WatchKind;
 import io.zabkit.wire.Err;
 import io.zabkit.wire.Jute;
 import io.zabkit.wire.OpCode;
+import io.zabkit.wire.Utf8OutputArchive;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -92,7 +93,7 @@ final class Replies {
     /** ZooKeeper's MultiResponse: (MultiHeader, result) pairs, then a done header. */
     private static byte[] multiBody(TxnResult r) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        BinaryOutputArchive out = BinaryOutputArchive.getArchive(bytes);
+        BinaryOutputArchive out = new Utf8OutputArchive(bytes);
         try {
             for (TxnResult op : r.multi()) {
                 if (op.type() == OpCode.ERROR) {

@@ -788,6 +788,23 @@ public final class ServerCore implements Replica, Effects {
     }
 
     /**
+     * A read-only connect that resumes a session this server cannot resume (a local session it does not
+     * hold, or a wrong password): answered session expired, then the connection is closed.
+     */
+    private void expireReadOnlyConnect(Connection conn, long sessionId) {
+        assert readOnly.isActive() : "a read-only connect outside read-only mode";
+        assert sessionId != 0 : "a new session is never expired";
+        Connection.Pending p = new Connection.Pending(
+                new Request(conn.id, sessionId, 0, OpCode.CREATE_SESSION, null, List.of(), nowMs), 0);
+        p.ready = Replies.sessionExpiredResponse();
+        p.closeAfter = true;
+        conn.phase = Connection.Phase.CONNECTED;
+        conn.readOnly = true;
+        conn.queue.addLast(p);
+        drain(conn);
+    }
+
+    /**
      * A connect request in read-only mode, as ZooKeeper 3.9's ReadOnlyZooKeeperServer answers it: a client
      * that did not say canBeReadOnly is refused (connection closed), and so is one resuming a session of the
      * ensemble; a new session is local to this server and its ConnectResponse says readOnly.
@@ -810,14 +827,7 @@ public final class ServerCore implements Replica, Effects {
                         + Long.toHexString(c.sessionId()));
                 return;
             }
-            Connection.Pending p = new Connection.Pending(
-                    new Request(conn.id, c.sessionId(), 0, OpCode.CREATE_SESSION, null, List.of(), nowMs), 0);
-            p.ready = Replies.sessionExpiredResponse();
-            p.closeAfter = true;
-            conn.phase = Connection.Phase.CONNECTED;
-            conn.readOnly = true;
-            conn.queue.addLast(p);
-            drain(conn);
+            expireReadOnlyConnect(conn, c.sessionId());
             return;
         }
         long sessionId = c.sessionId();
@@ -828,14 +838,7 @@ public final class ServerCore implements Replica, Effects {
             readOnly.addSession(sessionId, timeoutMs, nowMs);
             stats.sessionsCreated++;
         } else if (!sessions.passwordMatches(sessionId, c.password())) {
-            Connection.Pending p = new Connection.Pending(
-                    new Request(conn.id, sessionId, 0, OpCode.CREATE_SESSION, null, List.of(), nowMs), 0);
-            p.ready = Replies.sessionExpiredResponse();
-            p.closeAfter = true;
-            conn.phase = Connection.Phase.CONNECTED;
-            conn.readOnly = true;
-            conn.queue.addLast(p);
-            drain(conn);
+            expireReadOnlyConnect(conn, sessionId);
             return;
         } else {
             timeoutMs = readOnly.timeoutMs(sessionId);

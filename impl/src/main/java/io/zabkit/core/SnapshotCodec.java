@@ -18,7 +18,9 @@ public final class SnapshotCodec {
     private SnapshotCodec() {}
 
     private static final int MAGIC = 0x5A4B534E; // "ZKSN"
-    private static final int VERSION = 1;
+    /** Version 2: the tree in TreeCodec's format 2 (strings of any length); version 1 is still read. */
+    private static final int VERSION = 2;
+    private static final int VERSION_MODIFIED_UTF8 = 1;
 
     public record Decoded(long zxid, DataTree tree, Map<Long, Integer> sessionTimeouts) {}
 
@@ -46,15 +48,17 @@ public final class SnapshotCodec {
             throw new IOException("not a zabkit snapshot (bad magic)");
         }
         int version = in.readInt();
-        if (version != VERSION) {
-            throw new IOException("snapshot format version " + version + ", this server reads " + VERSION);
+        if (version != VERSION && version != VERSION_MODIFIED_UTF8) {
+            throw new IOException("snapshot format version " + version + ", this server reads "
+                    + VERSION_MODIFIED_UTF8 + " and " + VERSION);
         }
         long zxid = in.readLong();
         if (zxid != snapshot.zxid()) {
             throw new IOException("snapshot file says zxid 0x" + Long.toHexString(snapshot.zxid())
                     + " but its contents say 0x" + Long.toHexString(zxid));
         }
-        DataTree tree = TreeCodec.read(in, maxDataBytes);
+        DataTree tree = TreeCodec.read(in, maxDataBytes,
+                version == VERSION ? TreeCodec.FORMAT : TreeCodec.FORMAT_MODIFIED_UTF8);
         int sessionCount = in.readInt();
         if (sessionCount < 0) {
             throw new IOException("snapshot claims " + sessionCount + " sessions");

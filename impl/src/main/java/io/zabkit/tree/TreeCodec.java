@@ -3,6 +3,7 @@ package io.zabkit.tree;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,9 +14,20 @@ import org.apache.zookeeper.data.Stat;
 /**
  * Writes and reads every node of a tree (path, data, ACL, Stat) in path order, so parents come
  * before their children. The /zookeeper system nodes are written too: they carry the same fields.
+ *
+ * <p>Format 2 writes a string as jute does: its length, then its UTF-8 bytes. Format 1 (still read)
+ * wrote modified UTF-8 with a 2-byte length, which cannot hold more than 65,535 bytes: a client's path
+ * or ACL id may be longer (a request is bounded by jute.maxbuffer, 1 MB), and the snapshot then failed.
  */
 public final class TreeCodec {
     private TreeCodec() {}
+
+    /** The format {@link #write} writes. */
+    public static final int FORMAT = 2;
+    /** The first format: strings as modified UTF-8 ({@code writeUTF}). */
+    public static final int FORMAT_MODIFIED_UTF8 = 1;
+    /** A null string, as jute writes it. */
+    private static final int NULL_STRING = -1;
 
     /** Bounds on what a snapshot may claim, so a corrupt one fails clearly instead of allocating wildly. */
     private static final int MAX_ACL_ENTRIES = 1 << 16;
@@ -27,7 +39,7 @@ public final class TreeCodec {
         out.writeInt(nodes.size());
         for (Map.Entry<String, Znode> e : nodes.entrySet()) {
             Znode n = e.getValue();
-            out.writeUTF(e.getKey());
+            writeString(out, e.getKey());
             if (n.data == null) {
                 out.writeInt(NULL_DATA); // a node created or set with null data reads back null
             } else {
@@ -37,8 +49,8 @@ public final class TreeCodec {
             out.writeInt(n.acl.size());
             for (ACL a : n.acl) {
                 out.writeInt(a.getPerms());
-                out.writeUTF(a.getId().getScheme());
-                out.writeUTF(a.getId().getId());
+                writeString(out, a.getId().getScheme());
+                writeString(out, a.getId().getId());
             }
             Stat s = n.storedStat();
             out.writeLong(s.getCzxid());
@@ -53,7 +65,44 @@ public final class TreeCodec {
         }
     }
 
+    private static void writeString(DataOutputStream out, String s) throws IOException {
+        if (s == null) {
+            out.writeInt(NULL_STRING);
+            return;
+        }
+        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(utf8.length);
+        out.write(utf8);
+    }
+
+    /** A string of the given format; format 2's length is bounded by {@code maxBytes}, as a request's is. */
+    private static String readString(DataInputStream in, int format, int maxBytes) throws IOException {
+        if (format == FORMAT_MODIFIED_UTF8) {
+            return in.readUTF();
+        }
+        int length = in.readInt();
+        if (length == NULL_STRING) {
+            return null;
+        }
+        if (length < 0 || length > maxBytes) {
+            throw new IOException("snapshot claims a string of " + length + " bytes");
+        }
+        byte[] utf8 = in.readNBytes(length);
+        if (utf8.length != length) {
+            throw new IOException("snapshot ends inside a string");
+        }
+        return new String(utf8, StandardCharsets.UTF_8);
+    }
+
+    /** Reads a tree that {@link #write} wrote (format {@link #FORMAT}). */
     public static DataTree read(DataInputStream in, int maxDataBytes) throws IOException {
+        return read(in, maxDataBytes, FORMAT);
+    }
+
+    public static DataTree read(DataInputStream in, int maxDataBytes, int format) throws IOException {
+        if (format != FORMAT && format != FORMAT_MODIFIED_UTF8) {
+            throw new IllegalArgumentException("no tree format " + format);
+        }
         DataTree tree = new DataTree();
         int count = in.readInt();
         if (count < 1) {
@@ -61,7 +110,7 @@ public final class TreeCodec {
         }
         java.util.Set<String> read = new java.util.HashSet<>();
         for (int i = 0; i < count; i++) {
-            String path = in.readUTF();
+            String path = readString(in, format, maxDataBytes);
             // a snapshot may come from a peer's SNAP: its paths are checked like a client's before the tree
             // takes them (found by StorageReaderFuzzTest: a child before its parent threw past the IOException)
             String problem = Paths.problem(path);
@@ -89,7 +138,8 @@ public final class TreeCodec {
             List<ACL> acl = new ArrayList<>(aclCount);
             for (int j = 0; j < aclCount; j++) {
                 int perms = in.readInt();
-                acl.add(new ACL(perms, new Id(in.readUTF(), in.readUTF())));
+                String scheme = readString(in, format, maxDataBytes);
+                acl.add(new ACL(perms, new Id(scheme, readString(in, format, maxDataBytes))));
             }
             Stat s = new Stat();
             s.setCzxid(in.readLong());

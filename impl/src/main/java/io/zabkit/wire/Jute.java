@@ -11,14 +11,17 @@ import org.apache.jute.BinaryInputArchive;
 import org.apache.jute.BinaryOutputArchive;
 import org.apache.jute.Record;
 
-/** Jute (ZooKeeper's record encoding) to and from byte arrays. */
+/**
+ * Jute (ZooKeeper's record encoding) to and from byte arrays. Strings are written as standard UTF-8
+ * ({@link Utf8OutputArchive}), so what a server encodes decodes to the same record everywhere.
+ */
 public final class Jute {
     private Jute() {}
 
     /** Serializes records back to back, as ZooKeeper puts a header and a body in one packet. */
     public static byte[] encode(Record... records) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
-        BinaryOutputArchive out = BinaryOutputArchive.getArchive(bytes);
+        BinaryOutputArchive out = new Utf8OutputArchive(bytes);
         try {
             for (Record r : records) {
                 if (r != null) {
@@ -59,7 +62,7 @@ public final class Jute {
     public static byte[] encodeFrame(Record... records) {
         FrameBuffer bytes = SCRATCH.get();
         bytes.reset();
-        BinaryOutputArchive out = BinaryOutputArchive.getArchive(bytes);
+        BinaryOutputArchive out = new Utf8OutputArchive(bytes);
         try {
             out.writeInt(0, "length"); // patched below, once the length is known
             for (Record r : records) {

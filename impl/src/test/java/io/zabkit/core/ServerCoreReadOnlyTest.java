@@ -107,6 +107,26 @@ class ServerCoreReadOnlyTest {
     }
 
     @Test
+    void aReadOnlySessionResumesWithItsPasswordAndExpiresWithAnother() throws Exception {
+        CoreHarness h = alone(true);
+        afterGrace(h);
+        connect(h, 1, 0, true);
+        ConnectResponse first = CoreHarness.connectResponse(h.framesTo(1).get(0));
+        h.core.connect(3, "/127.0.0.1:40003");
+        h.core.receive(3, Jute.frame(Jute.encode(new ConnectRequest(0, 0, 3000, first.getSessionId(),
+                first.getPasswd(), true))));
+        h.collect();
+        ConnectResponse resumed = CoreHarness.connectResponse(h.framesTo(3).get(0));
+        assertEquals(first.getSessionId(), resumed.getSessionId(), "resumed with its password");
+        assertTrue(resumed.getReadOnly());
+        assertFalse(h.closed.contains(3L));
+        connect(h, 4, first.getSessionId(), true); // a zero password
+        assertEquals(0, CoreHarness.connectResponse(h.framesTo(4).get(0)).getTimeOut(), "a wrong password expires");
+        assertTrue(h.closed.contains(4L));
+        h.core.checkInvariants();
+    }
+
+    @Test
     void withoutTheSwitchALookingServerTakesNoClient() {
         CoreHarness h = alone(false);
         afterGrace(h);

@@ -4,12 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.List;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
 import org.junit.jupiter.api.Test;
 
 /** A snapshot's nodes read back as written: null data as null, empty data as empty. */
@@ -45,7 +50,55 @@ class TreeCodecTest {
         out.writeUTF("/");
         out.writeInt(-2);
         assertThrows(IOException.class, () -> TreeCodec.read(
-                new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), 1 << 20));
+                new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), 1 << 20,
+                TreeCodec.FORMAT_MODIFIED_UTF8));
+        IOException e = assertThrows(IOException.class, () -> TreeCodec.read(
+                new DataInputStream(new ByteArrayInputStream(new byte[] {0, 0, 0, 1, 0, 0, 0, 1, '/', -1, -1, -1, -2})),
+                1 << 20));
+        assertTrue(e.getMessage().contains("-2 data bytes"), e.getMessage());
+    }
+
+    /**
+     * A path and an ACL id longer than 65,535 bytes, which a client may send (a request may be 1 MB):
+     * format 1's modified UTF-8 could not write them and the snapshot failed.
+     */
+    @Test
+    void aLongPathAndALongAclIdSurviveASnapshot() throws IOException {
+        DataTree tree = new DataTree();
+        String name = "/" + "n".repeat(70_000);
+        Id longId = new Id("digest", "\uD83D\uDE00".repeat(20_000) + ":hash");
+        tree.create(name, new byte[] {7}, List.of(new ACL(ZooDefs.Perms.ALL, longId)), 0, 1, 1, 10);
+        DataTree back = roundTrip(tree);
+        assertEquals(longId, back.get(name).acl.get(0).getId());
+        assertEquals(tree.digest(), back.digest());
+    }
+
+    /** A tree a server wrote before format 2 (modified UTF-8 strings) is still read. */
+    @Test
+    void aFormatOneTreeIsStillRead() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.writeInt(2);
+        for (String path : List.of("/", "/a")) {
+            out.writeUTF(path);
+            out.writeInt(1);
+            out.write(path.length());
+            out.writeInt(1);
+            out.writeInt(ZooDefs.Perms.READ);
+            out.writeUTF("digest");
+            out.writeUTF("\u00e9:hash");
+            for (int i = 0; i < 5; i++) {
+                out.writeLong(i + 1);
+            }
+            for (int i = 0; i < 3; i++) {
+                out.writeInt(i);
+            }
+            out.writeLong(0);
+        }
+        DataTree back = TreeCodec.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), 1 << 20,
+                TreeCodec.FORMAT_MODIFIED_UTF8);
+        assertArrayEquals(new byte[] {2}, back.get("/a").data());
+        assertEquals(new Id("digest", "\u00e9:hash"), back.get("/a").acl.get(0).getId());
     }
 
     private static DataTree roundTrip(DataTree tree) throws IOException {

@@ -63,36 +63,32 @@ record SimOptions(
     /** Draws every option from the seed; {@code ticksMax} bounds the run's length. */
     static SimOptions fromSeed(long seed, int ticksMax, SimDisk.Mode diskMode) {
         Prng p = new Prng(seed ^ 0x5DEECE66DL);
-        return new SimOptions(
-                seed,
-                ticksMax,
-                400,
-                10,
-                p.between(1, 4),
-                p.between(1, 4),
-                p.between(3, 15) * 100,
-                p.pick(new Integer[] {2, 10, 60, 200}),
-                p.pick(0.1, 0.3, 0.7),
-                p.pick(0.0, 0.0, 0.002, 0.01),
-                p.pick(new Integer[] {20, 100, 300}),
-                p.between(1, 6),
-                p.pick(0.3, 0.6, 0.9),
-                p.pick(0.0, 0.1, 0.25),
-                p.pick(0.0, 0.0, 0.005, 0.02),
-                p.pick(0.0, 0.002, 0.01, 0.03),
-                p.pick(new Integer[] {1, 10, 50, 300}),
-                p.pick(0.0, 0.5, 1.0),
-                p.pick(0.0, 1.0, 4.0, 15.0),
-                p.pick(new Integer[] {5, 20, 60}),
-                p.between(2, 40),
-                p.between(1, 3),
-                p.pick(0.0, 1.0, 3.0, 8.0),
-                p.pick(new Integer[] {5, 20, 50}),
-                p.pick(0.0, 0.3, 0.8),
-                p.pick(0.0, 0.5, 0.9),
-                p.pick(0.0, 0.0, 0.001, 0.01),
-                diskMode,
-                1, 0.0, 0, 0.0, 1, Variant.Zab, ZabConfig.COMMITTED_LOG_COUNT, true, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, false, Set.of());
+        Builder b = new Builder(seed, ticksMax, diskMode);
+        // drawn in this order, one after the other from p: a seed's options depend on it
+        b.clientCount = p.between(1, 4);
+        b.pipelineDepth = p.between(1, 4);
+        b.sessionTimeoutMs = p.between(3, 15) * 100;
+        b.reconnectDelayTicksMax = p.pick(new Integer[] {2, 10, 60, 200});
+        b.opProbability = p.pick(0.1, 0.3, 0.7);
+        b.clientPauseProbability = p.pick(0.0, 0.0, 0.002, 0.01);
+        b.clientPauseTicksMax = p.pick(new Integer[] {20, 100, 300});
+        b.keyCount = p.between(1, 6);
+        b.writeFraction = p.pick(0.3, 0.6, 0.9);
+        b.multiProbability = p.pick(0.0, 0.1, 0.25);
+        b.closeSessionProbability = p.pick(0.0, 0.0, 0.005, 0.02);
+        b.crashProbability = p.pick(0.0, 0.002, 0.01, 0.03);
+        b.restartDelayTicksMax = p.pick(new Integer[] {1, 10, 50, 300});
+        b.tornWriteProbability = p.pick(0.0, 0.5, 1.0);
+        b.syncDelayTicksMean = p.pick(0.0, 1.0, 4.0, 15.0);
+        b.syncDelayTicksMax = p.pick(new Integer[] {5, 20, 60});
+        b.snapCount = p.between(2, 40);
+        b.snapRetainCount = p.between(1, 3);
+        b.delayTicksMean = p.pick(0.0, 1.0, 3.0, 8.0);
+        b.delayTicksMax = p.pick(new Integer[] {5, 20, 50});
+        b.splitProbability = p.pick(0.0, 0.3, 0.8);
+        b.coalesceProbability = p.pick(0.0, 0.5, 0.9);
+        b.connectionBreakProbability = p.pick(0.0, 0.0, 0.001, 0.01);
+        return b.build();
     }
 
     /**
@@ -101,54 +97,46 @@ record SimOptions(
      * crashes per server.
      */
     static SimOptions fromSeed(long seed, int ticksMax, SimDisk.Mode diskMode, int servers, Variant variant) {
-        SimOptions base = fromSeed(seed, ticksMax, diskMode);
+        Builder b = fromSeed(seed, ticksMax, diskMode).toBuilder();
         Prng p = new Prng(seed ^ 0x2AB3E5EL);
-        double crash = p.pick(0.0, 0.002, 0.005, 0.01);
-        int restartDelay = p.pick(new Integer[] {10, 50, 200});
-        double clientDelayMean = p.pick(0.0, 1.0, 2.0);
-        int clientDelayMax = p.pick(new Integer[] {3, 8, 15});
-        double partition = p.pick(0.0, 0.002, 0.005);
-        int partitionTicks = p.pick(new Integer[] {30, 100, 300});
-        double peerLinkDelayMean = p.pick(0.0, 0.5, 2.0);
-        int peerLinkDelayMax = p.pick(new Integer[] {2, 5, 10});
-        int committedLog = p.pick(new Integer[] {3, 30, ZabConfig.COMMITTED_LOG_COUNT});
+        b.quietTicksMax = 1_500;
+        b.serverCount = servers;
+        b.variant = variant;
+        b.crashProbability = p.pick(0.0, 0.002, 0.005, 0.01);
+        b.restartDelayTicksMax = p.pick(new Integer[] {10, 50, 200});
+        b.delayTicksMean = p.pick(0.0, 1.0, 2.0);
+        b.delayTicksMax = p.pick(new Integer[] {3, 8, 15});
+        b.partitionProbability = p.pick(0.0, 0.002, 0.005);
+        b.partitionTicksMax = p.pick(new Integer[] {30, 100, 300});
+        b.peerDelayTicksMean = p.pick(0.0, 0.5, 2.0);
+        b.peerDelayTicksMax = p.pick(new Integer[] {2, 5, 10});
+        b.committedLogCount = p.pick(new Integer[] {3, 30, ZabConfig.COMMITTED_LOG_COUNT});
+        b.powerLossProbability = b.crashProbability / 10;
         // Targeted scenarios, from a third stream so that the draws above keep their meaning; half the
         // seeds run without each, and keep the traces they had before the scenario existed.
         Prng targeted = new Prng(seed ^ 0x7A4B1C3DL);
-        double discoveryCrash = targeted.pick(0.0, 0.0, 0.1, 0.3);
-        double clientMove = targeted.pick(0.0, 0.0, 0.5, 1.0);
-        double windowCrash = targeted.pick(0.0, 0.0, 0.3, 1.0);
-        double syncAfterWrite = targeted.pick(0.0, 0.0, 1.0, 1.0);
-        double laggardMove = targeted.pick(0.0, 0.0, 0.02, 0.1);
-        double abandon = targeted.pick(0.0, 0.0, 0.003, 0.01);
+        b.discoveryCrashProbability = targeted.pick(0.0, 0.0, 0.1, 0.3);
+        b.clientMoveProbability = targeted.pick(0.0, 0.0, 0.5, 1.0);
+        b.windowCrashProbability = targeted.pick(0.0, 0.0, 0.3, 1.0);
+        b.syncAfterWriteProbability = targeted.pick(0.0, 0.0, 1.0, 1.0);
+        b.laggardMoveProbability = targeted.pick(0.0, 0.0, 0.02, 0.1);
+        b.abandonProbability = targeted.pick(0.0, 0.0, 0.003, 0.01);
         // Scenarios added later draw from streams of their own, so the draws above keep their values.
-        double snapRejoin = new Prng(seed ^ 0x5A9BE11DL).pick(0.0, 0.0, 0.02, 0.1);
-        boolean slowDisk = new Prng(seed ^ 0x51077D15L).chance(0.5);
+        b.snapRejoinProbability = new Prng(seed ^ 0x5A9BE11DL).pick(0.0, 0.0, 0.02, 0.1);
+        b.slowDisk = new Prng(seed ^ 0x51077D15L).chance(0.5);
         // the durability window is open only while fsyncs take time: its seeds have slow disks
-        double syncDelayMean = windowCrash > 0 ? Math.max(base.syncDelayTicksMean, 4.0) : base.syncDelayTicksMean;
-        int syncDelayMax = windowCrash > 0 ? Math.max(base.syncDelayTicksMax, 20) : base.syncDelayTicksMax;
-        return new SimOptions(base.seed, base.ticksMax, 1_500, base.msPerTick, base.clientCount, base.pipelineDepth,
-                base.sessionTimeoutMs, base.reconnectDelayTicksMax, base.opProbability, base.clientPauseProbability,
-                base.clientPauseTicksMax, base.keyCount, base.writeFraction, base.multiProbability,
-                base.closeSessionProbability, crash, restartDelay, base.tornWriteProbability, syncDelayMean,
-                syncDelayMax, base.snapCount, base.snapRetainCount, clientDelayMean, clientDelayMax,
-                base.splitProbability, base.coalesceProbability, base.connectionBreakProbability, diskMode, servers,
-                partition, partitionTicks, peerLinkDelayMean, peerLinkDelayMax, variant, committedLog, true, crash / 10,
-                discoveryCrash, clientMove, windowCrash, syncAfterWrite, laggardMove, abandon, snapRejoin, slowDisk,
-                Set.of());
+        if (b.windowCrashProbability > 0) {
+            b.syncDelayTicksMean = Math.max(b.syncDelayTicksMean, 4.0);
+            b.syncDelayTicksMax = Math.max(b.syncDelayTicksMax, 20);
+        }
+        return b.build();
     }
 
     /** The same run with power losses of the whole ensemble at this rate per tick (and nothing else changed). */
     SimOptions withPowerLoss(double probability) {
-        return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
-                reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
-                writeFraction, multiProbability, closeSessionProbability, crashProbability, restartDelayTicksMax,
-                tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
-                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
-                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, honourFaultAssumption, probability, discoveryCrashProbability, clientMoveProbability,
-                windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, abandonProbability,
-                snapRejoinProbability, slowDisk, bugs);
+        Builder b = toBuilder();
+        b.powerLossProbability = probability;
+        return b.build();
     }
 
     boolean ensemble() {
@@ -157,15 +145,10 @@ record SimOptions(
 
     /** The same run with NodeCrash forced on: for tests that need crashes whatever the seed drew. */
     SimOptions withCrashes(double crashProbability, int restartDelayTicksMax) {
-        return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
-                reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
-                writeFraction, multiProbability, closeSessionProbability, crashProbability, restartDelayTicksMax,
-                tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
-                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
-                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
-                clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
-                abandonProbability, snapRejoinProbability, slowDisk, bugs);
+        Builder b = toBuilder();
+        b.crashProbability = crashProbability;
+        b.restartDelayTicksMax = restartDelayTicksMax;
+        return b.build();
     }
 
     /**
@@ -173,14 +156,15 @@ record SimOptions(
      * first shape.
      */
     SimOptions withoutServerFaults() {
-        return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
-                reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
-                writeFraction, multiProbability, closeSessionProbability, 0.0, restartDelayTicksMax,
-                tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
-                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
-                0.0, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, honourFaultAssumption, 0.0, 0.0, clientMoveProbability, 0.0, syncAfterWriteProbability,
-                laggardMoveProbability, abandonProbability, 0.0, false, bugs);
+        Builder b = toBuilder();
+        b.crashProbability = 0.0;
+        b.partitionProbability = 0.0;
+        b.powerLossProbability = 0.0;
+        b.discoveryCrashProbability = 0.0;
+        b.windowCrashProbability = 0.0;
+        b.snapRejoinProbability = 0.0;
+        b.slowDisk = false;
+        return b.build();
     }
 
     /**
@@ -189,16 +173,11 @@ record SimOptions(
      */
     SimOptions breakingTheFaultAssumption() {
         // Slow disks widen the window in which acknowledged entries live only in memory.
-        return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
-                reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
-                writeFraction, multiProbability, closeSessionProbability, crashProbability, restartDelayTicksMax,
-                tornWriteProbability, Math.max(syncDelayTicksMean, 15.0), Math.max(syncDelayTicksMax, 60), snapCount,
-                snapRetainCount, delayTicksMean,
-                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
-                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, false, powerLossProbability, discoveryCrashProbability, clientMoveProbability,
-                windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, abandonProbability,
-                snapRejoinProbability, slowDisk, bugs);
+        Builder b = toBuilder();
+        b.syncDelayTicksMean = Math.max(syncDelayTicksMean, 15.0);
+        b.syncDelayTicksMax = Math.max(syncDelayTicksMax, 60);
+        b.honourFaultAssumption = false;
+        return b.build();
     }
 
     /**
@@ -212,14 +191,14 @@ record SimOptions(
             throw new IllegalStateException("seed " + seed + " drew durability-window crashes, which also slowed its"
                     + " disks: it has no run from before the scenario; pin another seed");
         }
-        return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
-                reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
-                writeFraction, multiProbability, closeSessionProbability, crashProbability, restartDelayTicksMax,
-                tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
-                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
-                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
-                clientMoveProbability, 0.0, 0.0, 0.0, 0.0, 0.0, false, bugs);
+        Builder b = toBuilder();
+        b.windowCrashProbability = 0.0;
+        b.syncAfterWriteProbability = 0.0;
+        b.laggardMoveProbability = 0.0;
+        b.abandonProbability = 0.0;
+        b.snapRejoinProbability = 0.0;
+        b.slowDisk = false;
+        return b.build();
     }
 
     /** Whether the targeted scenarios of issue 13 were turned off on a seed that drew some of them. */
@@ -235,28 +214,140 @@ record SimOptions(
 
     /** The same run with or without the slow-disk scenario (for a seed pinned before it existed). */
     SimOptions withSlowDisk(boolean slow) {
-        return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
-                reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
-                writeFraction, multiProbability, closeSessionProbability, crashProbability, restartDelayTicksMax,
-                tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
-                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
-                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
-                clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
-                abandonProbability, snapRejoinProbability, slow, bugs);
+        Builder b = toBuilder();
+        b.slowDisk = slow;
+        return b.build();
     }
 
     /** The same run with these bug-zoo switches planted in every server (nothing else changed). */
     SimOptions withBugs(Set<Bug> planted) {
-        return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs,
-                reconnectDelayTicksMax, opProbability, clientPauseProbability, clientPauseTicksMax, keyCount,
-                writeFraction, multiProbability, closeSessionProbability, crashProbability, restartDelayTicksMax,
-                tornWriteProbability, syncDelayTicksMean, syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean,
-                delayTicksMax, splitProbability, coalesceProbability, connectionBreakProbability, diskMode, serverCount,
-                partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
-                committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
-                clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
-                abandonProbability, snapRejoinProbability, slowDisk, Set.copyOf(planted));
+        Builder b = toBuilder();
+        b.bugs = Set.copyOf(planted);
+        return b.build();
+    }
+
+    /**
+     * The options as fields to set: the only place that lists them all for construction, so a new option
+     * is added to the record, here (with its standalone default) and in {@link #toBuilder}.
+     */
+    static final class Builder {
+        long seed;
+        int ticksMax;
+        int quietTicksMax = 400;
+        int msPerTick = 10;
+        int clientCount;
+        int pipelineDepth;
+        int sessionTimeoutMs;
+        int reconnectDelayTicksMax;
+        double opProbability;
+        double clientPauseProbability;
+        int clientPauseTicksMax;
+        int keyCount;
+        double writeFraction;
+        double multiProbability;
+        double closeSessionProbability;
+        double crashProbability;
+        int restartDelayTicksMax;
+        double tornWriteProbability;
+        double syncDelayTicksMean;
+        int syncDelayTicksMax;
+        int snapCount;
+        int snapRetainCount;
+        double delayTicksMean;
+        int delayTicksMax;
+        double splitProbability;
+        double coalesceProbability;
+        double connectionBreakProbability;
+        SimDisk.Mode diskMode;
+        int serverCount = 1;
+        double partitionProbability;
+        int partitionTicksMax;
+        double peerDelayTicksMean;
+        int peerDelayTicksMax = 1;
+        Variant variant = Variant.Zab;
+        int committedLogCount = ZabConfig.COMMITTED_LOG_COUNT;
+        boolean honourFaultAssumption = true;
+        double powerLossProbability;
+        double discoveryCrashProbability;
+        double clientMoveProbability;
+        double windowCrashProbability;
+        double syncAfterWriteProbability;
+        double laggardMoveProbability;
+        double abandonProbability;
+        double snapRejoinProbability;
+        boolean slowDisk;
+        Set<Bug> bugs = Set.of();
+
+        Builder(long seed, int ticksMax, SimDisk.Mode diskMode) {
+            this.seed = seed;
+            this.ticksMax = ticksMax;
+            this.diskMode = diskMode;
+        }
+
+        SimOptions build() {
+            return new SimOptions(seed, ticksMax, quietTicksMax, msPerTick, clientCount, pipelineDepth,
+                    sessionTimeoutMs, reconnectDelayTicksMax, opProbability, clientPauseProbability,
+                    clientPauseTicksMax, keyCount, writeFraction, multiProbability, closeSessionProbability,
+                    crashProbability, restartDelayTicksMax, tornWriteProbability, syncDelayTicksMean,
+                    syncDelayTicksMax, snapCount, snapRetainCount, delayTicksMean, delayTicksMax, splitProbability,
+                    coalesceProbability, connectionBreakProbability, diskMode, serverCount, partitionProbability,
+                    partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant, committedLogCount,
+                    honourFaultAssumption, powerLossProbability, discoveryCrashProbability, clientMoveProbability,
+                    windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, abandonProbability,
+                    snapRejoinProbability, slowDisk, bugs);
+        }
+    }
+
+    /** A builder holding these options, to change some and build the rest unchanged. */
+    Builder toBuilder() {
+        Builder b = new Builder(seed, ticksMax, diskMode);
+            b.seed = seed;
+            b.ticksMax = ticksMax;
+            b.quietTicksMax = quietTicksMax;
+            b.msPerTick = msPerTick;
+            b.clientCount = clientCount;
+            b.pipelineDepth = pipelineDepth;
+            b.sessionTimeoutMs = sessionTimeoutMs;
+            b.reconnectDelayTicksMax = reconnectDelayTicksMax;
+            b.opProbability = opProbability;
+            b.clientPauseProbability = clientPauseProbability;
+            b.clientPauseTicksMax = clientPauseTicksMax;
+            b.keyCount = keyCount;
+            b.writeFraction = writeFraction;
+            b.multiProbability = multiProbability;
+            b.closeSessionProbability = closeSessionProbability;
+            b.crashProbability = crashProbability;
+            b.restartDelayTicksMax = restartDelayTicksMax;
+            b.tornWriteProbability = tornWriteProbability;
+            b.syncDelayTicksMean = syncDelayTicksMean;
+            b.syncDelayTicksMax = syncDelayTicksMax;
+            b.snapCount = snapCount;
+            b.snapRetainCount = snapRetainCount;
+            b.delayTicksMean = delayTicksMean;
+            b.delayTicksMax = delayTicksMax;
+            b.splitProbability = splitProbability;
+            b.coalesceProbability = coalesceProbability;
+            b.connectionBreakProbability = connectionBreakProbability;
+            b.diskMode = diskMode;
+            b.serverCount = serverCount;
+            b.partitionProbability = partitionProbability;
+            b.partitionTicksMax = partitionTicksMax;
+            b.peerDelayTicksMean = peerDelayTicksMean;
+            b.peerDelayTicksMax = peerDelayTicksMax;
+            b.variant = variant;
+            b.committedLogCount = committedLogCount;
+            b.honourFaultAssumption = honourFaultAssumption;
+            b.powerLossProbability = powerLossProbability;
+            b.discoveryCrashProbability = discoveryCrashProbability;
+            b.clientMoveProbability = clientMoveProbability;
+            b.windowCrashProbability = windowCrashProbability;
+            b.syncAfterWriteProbability = syncAfterWriteProbability;
+            b.laggardMoveProbability = laggardMoveProbability;
+            b.abandonProbability = abandonProbability;
+            b.snapRejoinProbability = snapRejoinProbability;
+            b.slowDisk = slowDisk;
+            b.bugs = bugs;
+        return b;
     }
 
     /** The VOPR-style header: the seed and every option it drew, one line. */

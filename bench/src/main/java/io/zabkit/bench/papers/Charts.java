@@ -53,14 +53,7 @@ final class Charts {
     /** Writes dir/name.png and dir/name.svg; logY for figures that span orders of magnitude. */
     static void write(Path dir, String name, String title, String subtitle, String xLabel, String yLabel, Lines lines,
             boolean logY) throws IOException {
-        if (lines.isEmpty()) {
-            throw new IllegalArgumentException("chart " + name + " has no points");
-        }
-        XYSeriesCollection data = new XYSeriesCollection();
-        lines.series.values().forEach(data::addSeries);
-        JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true,
-                false, false);
-        chart.addSubtitle(new TextTitle(subtitle));
+        JFreeChart chart = lineChart(name, title, subtitle, xLabel, yLabel, lines);
         XYPlot plot = chart.getXYPlot();
         if (logY) {
             LogarithmicAxis axis = new LogarithmicAxis(yLabel + " (log scale)");
@@ -68,22 +61,8 @@ final class Charts {
             axis.setStrictValuesFlag(false);
             plot.setRangeAxis(axis);
         }
-        XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, true);
-        List<String> names = List.copyOf(lines.series.keySet());
-        int zookeeperSeen = 0;
-        int zabkitSeen = 0;
-        for (int i = 0; i < names.size(); i++) {
-            boolean zookeeper = names.get(i).startsWith("zookeeper");
-            r.setSeriesPaint(i, color(zookeeper, zookeeper ? zookeeperSeen++ : zabkitSeen++));
-            // zabkit solid, ZooKeeper dashed, so the two systems read apart in grey print too
-            r.setSeriesStroke(i, names.get(i).startsWith("zookeeper") ? new BasicStroke(2f, BasicStroke.CAP_BUTT,
-                    BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f) : new BasicStroke(2f));
-        }
-        plot.setRenderer(r);
-        plot.setBackgroundPaint(Color.WHITE);
-        plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-        plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
-        chart.setBackgroundPaint(Color.WHITE);
+        plot.setRenderer(systemLines(lines, true, 2f));
+        whiteBackground(chart, plot);
         draw(dir, name, chart);
     }
 
@@ -96,26 +75,9 @@ final class Charts {
      */
     static void timeline(Path dir, String name, String title, String subtitle, String xLabel, String yLabel,
             Lines lines, List<Marker> markers) throws IOException {
-        if (lines.isEmpty()) {
-            throw new IllegalArgumentException("chart " + name + " has no points");
-        }
-        XYSeriesCollection data = new XYSeriesCollection();
-        lines.series.values().forEach(data::addSeries);
-        JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true,
-                false, false);
-        chart.addSubtitle(new TextTitle(subtitle));
+        JFreeChart chart = lineChart(name, title, subtitle, xLabel, yLabel, lines);
         XYPlot plot = chart.getXYPlot();
-        XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
-        List<String> names = List.copyOf(lines.series.keySet());
-        int zookeeperSeen = 0;
-        int zabkitSeen = 0;
-        for (int i = 0; i < names.size(); i++) {
-            boolean zookeeper = names.get(i).startsWith("zookeeper");
-            r.setSeriesPaint(i, color(zookeeper, zookeeper ? zookeeperSeen++ : zabkitSeen++));
-            r.setSeriesStroke(i, zookeeper ? new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
-                    new float[] {6f, 4f}, 0f) : new BasicStroke(1.5f));
-        }
-        plot.setRenderer(r);
+        plot.setRenderer(systemLines(lines, false, 1.5f));
         for (Marker m : markers) {
             org.jfree.chart.plot.ValueMarker v = new org.jfree.chart.plot.ValueMarker(m.x());
             v.setPaint(Color.DARK_GRAY);
@@ -126,11 +88,49 @@ final class Charts {
             v.setLabelTextAnchor(org.jfree.chart.ui.TextAnchor.TOP_RIGHT);
             plot.addDomainMarker(v);
         }
+        whiteBackground(chart, plot);
+        draw(dir, name, chart);
+    }
+
+    /** An XY line chart of the series under its title and subtitle; a chart without points is refused. */
+    private static JFreeChart lineChart(String name, String title, String subtitle, String xLabel, String yLabel,
+            Lines lines) {
+        if (lines.isEmpty()) {
+            throw new IllegalArgumentException("chart " + name + " has no points");
+        }
+        XYSeriesCollection data = new XYSeriesCollection();
+        lines.series.values().forEach(data::addSeries);
+        JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true,
+                false, false);
+        chart.addSubtitle(new TextTitle(subtitle));
+        return chart;
+    }
+
+    /**
+     * Each series in its system's palette, zabkit solid and ZooKeeper dashed, so the two systems read
+     * apart in grey print too; with point shapes or (dense series) without.
+     */
+    private static XYLineAndShapeRenderer systemLines(Lines lines, boolean shapes, float width) {
+        XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, shapes);
+        List<String> names = List.copyOf(lines.series.keySet());
+        int zookeeperSeen = 0;
+        int zabkitSeen = 0;
+        for (int i = 0; i < names.size(); i++) {
+            boolean zookeeper = names.get(i).startsWith("zookeeper");
+            r.setSeriesPaint(i, color(zookeeper, zookeeper ? zookeeperSeen++ : zabkitSeen++));
+            r.setSeriesStroke(i, zookeeper ? new BasicStroke(width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
+                    new float[] {6f, 4f}, 0f) : new BasicStroke(width));
+        }
+        assert zookeeperSeen + zabkitSeen == names.size() : "every series has its system's colour";
+        return r;
+    }
+
+    /** White chart and plot, light grey grid lines. */
+    private static void whiteBackground(JFreeChart chart, XYPlot plot) {
         plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
         plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
         chart.setBackgroundPaint(Color.WHITE);
-        draw(dir, name, chart);
     }
 
     /**
