@@ -63,6 +63,7 @@ final class PlacementRepair {
       Map<Long, Long> best = null;
       ZkChecker.Attempt bestA = null;
       List<Map<Long, Long>> tried = new ArrayList<>(counterMoves(f, curA, cur, unplaceable));
+      tried.addAll(listedNameMoves(f, curA, cur, unplaceable));
       tried.addAll(moves(f, curA, cur, unplaceable));
       for (Map<Long, Long> move : tried) {
         if (!budgetLeft()) break;
@@ -258,6 +259,103 @@ final class PlacementRepair {
       if (other != null && other != c.key()) m.put(other, InfoWrites.FORCED_ABSENT);
     }
     return List.of(m);
+  }
+
+  /**
+   * For a listing that shows a sequential name the replay has no node for (prefix and ten digits: n): an :info create
+   * of that prefix takes the slot of the indeterminate create under the parent that took number n in this replay
+   * (which is left out: the counter stays as it was, only the name changes). Every name the listing lacks at once:
+   * a listing is one observation, and fixing one of its names leaves it as wrong as before.
+   */
+  private List<Map<Long, Long>> listedNameMoves(Findings.Found f, ZkChecker.Attempt a, Map<Long, Long> cur, Set<Long> unplaceable) {
+    Call r = f.witness().get(0);
+    if (r.kind != Call.Kind.GET_CHILDREN || r.zxid == null || r.path == null || a.tree == null || !(r.done.value() instanceof List<?> kids)) return List.of();
+    String parent = r.path;
+    Map<Long, Call> byKey = new java.util.HashMap<>();
+    for (Call c : a.indeterminate) byKey.put(c.key(), c);
+    List<List<long[]>> perName = new ArrayList<>(); // per absent name: its swaps {create's key, slot, key of the one left out}
+    for (Object k : kids) {
+      String name = String.valueOf(k);
+      String child = parent.equals("/") ? "/" + name : parent + "/" + name;
+      if (name.length() <= 10 || a.tree.stateAt(child, r.zxid).exists) continue;
+      String prefix = child.substring(0, child.length() - 10);
+      long n = ModelTree.sequenceOf(child, prefix);
+      if (n < 0) continue;
+      List<long[]> swaps = new ArrayList<>();
+      for (Call c : a.indeterminate) {
+        if (unplaceable.contains(c.key()) || !createsPrefix(c, prefix)) continue;
+        long floor = c.invoke == null ? 0 : floors.floor(c.invokeTime);
+        for (Map.Entry<Long, Long> e : cur.entrySet()) { // the create that took number n
+          long s = e.getValue();
+          if (s == InfoWrites.FORCED_ABSENT || s >= r.zxid || s <= floor) continue;
+          Call h = byKey.get(e.getKey());
+          if (h == null || !createsUnder(h, parent) || a.tree.stateAt(parent, s - 1).cversion != n) continue;
+          swaps.add(new long[] {c.key(), s, h.key()});
+        }
+      }
+      if (!swaps.isEmpty()) perName.add(swaps);
+    }
+    // a name the replay has and the listing does not: the indeterminate create that made it gives its slot (and so its
+    // number) to another create under the parent that nothing placed, whose node may be gone by the listing
+    java.util.SortedSet<String> extra = a.tree.childrenAt(parent, r.zxid);
+    for (Object k : kids) extra.remove(String.valueOf(k));
+    for (String name : extra) {
+      String child = parent.equals("/") ? "/" + name : parent + "/" + name;
+      List<long[]> swaps = new ArrayList<>();
+      for (Map.Entry<Long, Long> e : cur.entrySet()) {
+        long s = e.getValue();
+        Call h = byKey.get(e.getKey());
+        if (s == InfoWrites.FORCED_ABSENT || s >= r.zxid || h == null || !createsUnder(h, parent)) continue;
+        if (!a.tree.stateAt(child, s).exists || a.tree.stateAt(child, s - 1).exists) continue; // h did not create it
+        for (Call c : a.indeterminate) {
+          long floor = c.invoke == null ? 0 : floors.floor(c.invokeTime);
+          boolean unplaced = cur.getOrDefault(c.key(), InfoWrites.FORCED_ABSENT) == InfoWrites.FORCED_ABSENT;
+          if (c == h || !unplaced || floor >= s || unplaceable.contains(c.key()) || !createsUnder(c, parent)) continue;
+          swaps.add(new long[] {c.key(), s, h.key()});
+        }
+      }
+      if (!swaps.isEmpty()) perName.add(swaps);
+    }
+    List<Map<Long, Long>> out = new ArrayList<>();
+    combine(perName, 0, new TreeMap<>(cur), new HashSet<>(), out);
+    return out;
+  }
+
+  private static void combine(List<List<long[]>> perName, int i, Map<Long, Long> m, Set<Long> moved, List<Map<Long, Long>> out) {
+    if (out.size() >= COUNTER_MOVES_MAX) return;
+    if (i == perName.size()) {
+      if (!moved.isEmpty()) out.add(new TreeMap<>(m));
+      return;
+    }
+    boolean any = false;
+    for (long[] sw : perName.get(i)) {
+      if (moved.contains(sw[0]) || moved.contains(sw[2])) continue; // each operation moves once per combined move
+      any = true;
+      Long was0 = m.get(sw[0]), was2 = m.get(sw[2]);
+      m.put(sw[2], InfoWrites.FORCED_ABSENT);
+      m.put(sw[0], sw[1]);
+      moved.add(sw[0]);
+      moved.add(sw[2]);
+      combine(perName, i + 1, m, moved, out);
+      moved.remove(sw[0]);
+      moved.remove(sw[2]);
+      restore(m, sw[0], was0);
+      restore(m, sw[2], was2);
+    }
+    if (!any) combine(perName, i + 1, m, moved, out);
+  }
+
+  private static void restore(Map<Long, Long> m, long key, Long was) {
+    if (was == null) m.remove(key);
+    else m.put(key, was);
+  }
+
+  /** True when c (or a sub-operation of its multi) is a sequential create of the prefix. */
+  private static boolean createsPrefix(Call c, String prefix) {
+    for (Call part : c.subs != null ? c.subs : List.of(c)) {
+      if (part.kind == Call.Kind.CREATE && part.sequential() && !part.prefixUnknown && prefix.equals(part.path)) return true;
+    }
+    return false;
   }
 
   /** The lowest free zxid above lo and c's floor, below z, that no other operation holds, or -1. */
