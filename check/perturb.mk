@@ -35,7 +35,7 @@ perturb-ci-inputs: sim-build
 	$(ZK_CHECK) generate --out $(PERTURB_OUT)/ci-inputs/gen-p05-seed1.edn --seed 1 --ops 300 --info-probability 0.05
 	$(ZK_CHECK) generate --out $(PERTURB_OUT)/ci-inputs/gen-p10-seed2.edn --seed 2 --ops 300 --info-probability 0.10
 
-test-perturb: test-perturb-unit perturb-ci-inputs ## bounded perturbation run (~2 min): fails when a kind is caught below its bar in check/perturb/ci-bar.tsv
+test-perturb: test-perturb-unit perturb-ci-inputs ## bounded perturbation run: fails when a kind catches fewer (or misses more) than its line in check/perturb/ci-bar.tsv
 	$(PERTURB_RUN) run --zk-check $(ZK_CHECK) --out $(PERTURB_OUT)/ci --sites 1 --jobs $(PERTURB_JOBS) --bar $(PERTURB_BAR) \
 	  $(PERTURB_OUT)/ci-inputs
 

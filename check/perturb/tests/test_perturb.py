@@ -59,7 +59,7 @@ class ModelTest(unittest.TestCase):
     def test_bar_file_rejects_unknown_kinds(self):
         path = os.path.join(HERE, "bad-bar.tsv")
         with open(path, "w") as f:
-            f.write("no-such-kind with-read-zxids 50\n")
+            f.write("no-such-kind with-read-zxids 1 0\n")
         try:
             with self.assertRaises(AssertionError):
                 read_bar(path)
@@ -103,13 +103,16 @@ class TruthTest(unittest.TestCase):
 
 class BarTest(unittest.TestCase):
     def test_below_the_bar_or_nothing_injected_fails(self):
-        st = dict(injected=4, caught=3)
+        st = dict(injected=4, caught=2, missed=1)
         key = ("ghost-child", "with-read-zxids")
         with contextlib.redirect_stdout(io.StringIO()) as out:
-            self.assertEqual(verdict({key: st}, {key: 75}), 0)
-            self.assertEqual(verdict({key: st}, {key: 76}), 1)
-            self.assertEqual(verdict({}, {key: 0}), 1)
+            self.assertEqual(verdict({key: st}, {key: (2, 1)}), 0)
+            self.assertEqual(verdict({key: st}, {key: (3, 1)}), 1)  # a catch lost
+            self.assertEqual(verdict({key: st}, {key: (2, 0)}), 1)  # a miss added
+            self.assertEqual(verdict({key: dict(injected=9, caught=2, missed=1)}, {key: (2, 1)}), 0)  # new sites, undecided
+            self.assertEqual(verdict({}, {key: (0, 0)}), 1)
         self.assertIn("nothing injected", out.getvalue())
+        self.assertIn("missed 1 > bar 0", out.getvalue())
 
     def test_the_ci_bar_file_reads(self):
         bar = read_bar(os.path.join(HERE, "..", "ci-bar.tsv"))

@@ -16,8 +16,16 @@ final class Findings {
 
   private final Map<Property, Slot> slots = new EnumMap<>(Property.class);
 
-  /** One violation with the calls that show it (what the exhaustive search judges locality by). */
-  record Found(Property property, String explanation, List<Call> witness) {
+  /**
+   * One violation with the calls that show it (what the exhaustive search judges locality by). {@code countGap}, for a
+   * sequential name that does not fit its parent's counter, is the name's number minus the replay's counter there
+   * (how many creates under the parent the placement lacks below the name's zxid; negative: has too many), else 0.
+   */
+  record Found(Property property, String explanation, List<Call> witness, long countGap) {
+    Found(Property property, String explanation, List<Call> witness) {
+      this(property, explanation, witness, 0);
+    }
+
     /** The largest zxid among the witness operations, or Long.MAX_VALUE when one of them has none. */
     long determinedAt() {
       long max = 0;
@@ -48,12 +56,18 @@ final class Findings {
 
   /** Records one violation; the witness calls are listed in history order. */
   void violation(Property p, String explanation, Call... witness) {
+    counterViolation(p, explanation, 0, witness);
+  }
+
+  /** Records a sequential name that does not fit its parent's counter; the first witness is the create. */
+  void counterViolation(Property p, String explanation, long countGap, Call... witness) {
+    assert countGap == 0 || (witness.length > 0 && witness[0].kind == Call.Kind.CREATE) : "a counter gap names its create first";
     Slot s = slots.get(p);
     s.violations++;
     if (kept.size() < KEPT_MAX) {
       List<Call> calls = new ArrayList<>();
       for (Call c : witness) if (c != null) calls.add(c);
-      kept.add(new Found(p, explanation, calls));
+      kept.add(new Found(p, explanation, calls, countGap));
     } else {
       overflowed = true;
     }

@@ -158,6 +158,15 @@ final class ModelTree {
     return logs.get(path);
   }
 
+  /** The names of parent's children that exist at zxid (for a violation's message only: it visits every path). */
+  java.util.SortedSet<String> childrenAt(String parent, long zxid) {
+    java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    for (String p : logs.keySet()) {
+      if (!p.equals("/") && parent(p).equals(parent) && stateAt(p, zxid).exists) out.add(childName(p));
+    }
+    return out;
+  }
+
   /** The state of {@code path} at {@code zxid} (absent when the path never existed by then). */
   Snap stateAt(String path, long zxid) {
     PathLog l = logs.get(path);
@@ -444,9 +453,9 @@ final class ModelTree {
       if (p.cversion < seen) logFor(parentPath).add(p.withChildren(z, seen, p.pzxid, p.numChildren, p.childHash, w));
       return created;
     }
-    findings.violation(Property.LinearizableWrites, "sequential create at zxid " + Findings.hex(z) + " returned "
+    findings.counterViolation(Property.LinearizableWrites, "sequential create at zxid " + Findings.hex(z) + " returned "
         + created + " but the parent's cversion there is " + parent.cversion + " (expected " + expected + ")",
-        w, parent.cause);
+        seen >= 0 ? seen - parent.cversion : 0, w, parent.cause);
     return created;
   }
 

@@ -349,8 +349,21 @@ final class ObservationChecks {
       return true;
     }
     findings.violation(Property.LinearizableWrites, "read at zxid " + Findings.hex(r.zxid) + " returned " + describe(r, exists)
-        + " which no write produced; the data tree there is " + at.describe(), r, at.cause);
+        + " which no write produced; the data tree there is " + at.describe() + absentChildren(r, exists), r, at.cause);
     return true;
+  }
+
+  /** For a listing: the names it shows that the replay has no node for at the read's zxid (what a user looks for first). */
+  private String absentChildren(Call r, boolean exists) {
+    if (!exists || r.kind != Call.Kind.GET_CHILDREN || r.zxid == null) return "";
+    Object listed = r.multi != null ? r.data : r.done.value();
+    if (!(listed instanceof List<?> kids)) return "";
+    java.util.SortedSet<String> had = tree.childrenAt(r.path, r.zxid);
+    java.util.SortedSet<String> absent = new java.util.TreeSet<>();
+    for (Object k : kids) if (!had.remove(String.valueOf(k))) absent.add(String.valueOf(k));
+    had.remove("zookeeper");
+    return (absent.isEmpty() ? "" : " (listed without a node there: " + String.join(", ", absent) + ")")
+        + (had.isEmpty() ? "" : " (not listed though the replay has them: " + String.join(", ", had) + ")");
   }
 
   private void stale(Call r, Session s, ModelTree.Snap cand, ModelTree.Snap ended) {

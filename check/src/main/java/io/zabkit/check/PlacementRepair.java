@@ -27,6 +27,7 @@ import java.util.TreeSet;
  * zxid-ordered exhaustive search every combination of the operations between it and the violation it causes.
  */
 final class PlacementRepair {
+  private static final boolean DEBUG = System.getenv("ZK_CHECK_DEBUG_SEARCH") != null;
   private final ZkChecker checker;
   private final History history;
   private final ExhaustiveSearch.Floors floors;
@@ -61,7 +62,10 @@ final class PlacementRepair {
       if (f == null) break;
       Map<Long, Long> best = null;
       ZkChecker.Attempt bestA = null;
-      for (Map<Long, Long> move : moves(f, curA, cur, unplaceable)) {
+      List<Map<Long, Long>> tried = new ArrayList<>(counterMoves(f, curA, cur, unplaceable));
+      tried.addAll(listedNameMoves(f, curA, cur, unplaceable));
+      tried.addAll(moves(f, curA, cur, unplaceable));
+      for (Map<Long, Long> move : tried) {
         if (!budgetLeft()) break;
         replaysLeft--;
         replays++;
@@ -72,6 +76,7 @@ final class PlacementRepair {
           if (a.findings.total() == 0) break;
         }
       }
+      if (DEBUG) System.err.println("repair: " + f.explanation() + " gap=" + f.countGap() + " moves=" + tried.size() + (best == null ? " stuck" : " -> " + bestA.findings.total()));
       if (best == null) {
         stuck.add(identity(f));
         continue;
@@ -174,6 +179,213 @@ final class PlacementRepair {
       }
     }
     return out;
+  }
+
+  /** Compound moves tried per counter gap: a gap of k among m candidates has C(m, k) fillings. */
+  static final int COUNTER_MOVES_MAX = 3000;
+
+  /**
+   * For a sequential name that does not fit its parent's counter ({@link Findings.Found#countGap}): every way to add
+   * (or remove) exactly that many creates under the parent below the name's zxid, as one move. Why: every create
+   * under a parent takes one number, so a gap of k needs k of the pending creates at once, and no single move makes
+   * progress (the name stays wrong, by one less). Which creates fill the gap is decided by the replay of each
+   * filling, so the subsets are tried, smallest first in the order of their invocation nearest the name.
+   */
+  private List<Map<Long, Long>> counterMoves(Findings.Found f, ZkChecker.Attempt a, Map<Long, Long> cur, Set<Long> unplaceable) {
+    long gap = f.countGap();
+    long z = f.determinedAt();
+    if (gap == 0 || z == Long.MAX_VALUE || Math.abs(gap) > 4) return List.of();
+    Call named = f.witness().get(0);
+    assert named.kind == Call.Kind.CREATE && named.path != null : "a counter gap's first witness is the sequential create";
+    String parent = ModelTree.parent(named.path);
+    Set<Long> used = new HashSet<>();
+    Map<Long, Long> holder = new java.util.HashMap<>();
+    for (Map.Entry<Long, Long> e : cur.entrySet()) {
+      if (e.getValue() != InfoWrites.FORCED_ABSENT) {
+        used.add(e.getValue());
+        holder.put(e.getValue(), e.getKey());
+      }
+    }
+    List<Call> cands = new ArrayList<>();
+    for (Call c : a.indeterminate) {
+      if (unplaceable.contains(c.key()) || !createsUnder(c, parent)) continue;
+      long at = cur.getOrDefault(c.key(), InfoWrites.FORCED_ABSENT);
+      boolean below = at != InfoWrites.FORCED_ABSENT && at < z;
+      long floor = c.invoke == null ? 0 : floors.floor(c.invokeTime);
+      if (gap > 0 ? !below && floor < z : below) cands.add(c);
+    }
+    cands.sort((x, y) -> Long.compare(Math.abs(y.invokeTime), Math.abs(x.invokeTime))); // latest invoked first: nearest the name
+    int k = (int) Math.abs(gap);
+    List<Map<Long, Long>> out = new ArrayList<>();
+    if (cands.size() < k) return out;
+    int[] pick = new int[k];
+    for (int i = 0; i < k; i++) pick[i] = i;
+    // the parent's last child change below the name, in this replay: the gap's creates lie between it and the name
+    Call last = f.witness().size() > 1 ? f.witness().get(f.witness().size() - 1) : null;
+    long lo = last == null || last == named ? 0 : Math.max(0, last.effectiveZxid());
+    while (out.size() < COUNTER_MOVES_MAX) {
+      for (boolean early : new boolean[] {true, false}) out.addAll(filling(cands, pick, gap, z, early ? lo : -1, cur, used, holder, a));
+      int i = k - 1; // the next k-subset in lexicographic order
+      while (i >= 0 && pick[i] == cands.size() - k + i) i--;
+      if (i < 0) break;
+      pick[i]++;
+      for (int j = i + 1; j < k; j++) pick[j] = pick[j - 1] + 1;
+    }
+    return out;
+  }
+
+  /**
+   * One filling of a counter gap: the picked candidates placed (gap > 0) or left out (gap < 0). Placed ones go next to
+   * the name (lo < 0: the highest free zxids below z) or early (the lowest free zxids above lo and their floors:
+   * an :info write mostly takes effect soon after its invocation, e.g. before its session ends).
+   */
+  private List<Map<Long, Long>> filling(List<Call> cands, int[] pick, long gap, long z, long lo, Map<Long, Long> cur, Set<Long> used,
+      Map<Long, Long> holder, ZkChecker.Attempt a) {
+    if (gap < 0 && lo >= 0) return List.of();
+    Map<Long, Long> m = new TreeMap<>(cur);
+    Set<Long> taken = new HashSet<>(used);
+    // candidates are sorted latest invoked first: the early slots go to the earliest invoked, the late ones to the latest
+    for (int j = 0; j < pick.length; j++) {
+      Call c = cands.get(pick[lo < 0 ? j : pick.length - 1 - j]);
+      if (gap < 0) {
+        m.put(c.key(), InfoWrites.FORCED_ABSENT);
+        continue;
+      }
+      long slot = lo < 0 ? fillSlot(c, z, taken, a) : earlySlot(c, lo, z, taken, a);
+      if (slot < 0) return List.of();
+      taken.add(slot);
+      m.put(c.key(), slot);
+      Long other = holder.get(slot);
+      if (other != null && other != c.key()) m.put(other, InfoWrites.FORCED_ABSENT);
+    }
+    return List.of(m);
+  }
+
+  /**
+   * For a listing that shows a sequential name the replay has no node for (prefix and ten digits: n): an :info create
+   * of that prefix takes the slot of the indeterminate create under the parent that took number n in this replay
+   * (which is left out: the counter stays as it was, only the name changes). Every name the listing lacks at once:
+   * a listing is one observation, and fixing one of its names leaves it as wrong as before.
+   */
+  private List<Map<Long, Long>> listedNameMoves(Findings.Found f, ZkChecker.Attempt a, Map<Long, Long> cur, Set<Long> unplaceable) {
+    Call r = f.witness().get(0);
+    if (r.kind != Call.Kind.GET_CHILDREN || r.zxid == null || r.path == null || a.tree == null || !(r.done.value() instanceof List<?> kids)) return List.of();
+    String parent = r.path;
+    Map<Long, Call> byKey = new java.util.HashMap<>();
+    for (Call c : a.indeterminate) byKey.put(c.key(), c);
+    List<List<long[]>> perName = new ArrayList<>(); // per absent name: its swaps {create's key, slot, key of the one left out}
+    for (Object k : kids) {
+      String name = String.valueOf(k);
+      String child = parent.equals("/") ? "/" + name : parent + "/" + name;
+      if (name.length() <= 10 || a.tree.stateAt(child, r.zxid).exists) continue;
+      String prefix = child.substring(0, child.length() - 10);
+      long n = ModelTree.sequenceOf(child, prefix);
+      if (n < 0) continue;
+      List<long[]> swaps = new ArrayList<>();
+      for (Call c : a.indeterminate) {
+        if (unplaceable.contains(c.key()) || !createsPrefix(c, prefix)) continue;
+        long floor = c.invoke == null ? 0 : floors.floor(c.invokeTime);
+        for (Map.Entry<Long, Long> e : cur.entrySet()) { // the create that took number n
+          long s = e.getValue();
+          if (s == InfoWrites.FORCED_ABSENT || s >= r.zxid || s <= floor) continue;
+          Call h = byKey.get(e.getKey());
+          if (h == null || !createsUnder(h, parent) || a.tree.stateAt(parent, s - 1).cversion != n) continue;
+          swaps.add(new long[] {c.key(), s, h.key()});
+        }
+      }
+      if (!swaps.isEmpty()) perName.add(swaps);
+    }
+    // a name the replay has and the listing does not: the indeterminate create that made it gives its slot (and so its
+    // number) to another create under the parent that nothing placed, whose node may be gone by the listing
+    java.util.SortedSet<String> extra = a.tree.childrenAt(parent, r.zxid);
+    for (Object k : kids) extra.remove(String.valueOf(k));
+    for (String name : extra) {
+      String child = parent.equals("/") ? "/" + name : parent + "/" + name;
+      List<long[]> swaps = new ArrayList<>();
+      for (Map.Entry<Long, Long> e : cur.entrySet()) {
+        long s = e.getValue();
+        Call h = byKey.get(e.getKey());
+        if (s == InfoWrites.FORCED_ABSENT || s >= r.zxid || h == null || !createsUnder(h, parent)) continue;
+        if (!a.tree.stateAt(child, s).exists || a.tree.stateAt(child, s - 1).exists) continue; // h did not create it
+        for (Call c : a.indeterminate) {
+          long floor = c.invoke == null ? 0 : floors.floor(c.invokeTime);
+          boolean unplaced = cur.getOrDefault(c.key(), InfoWrites.FORCED_ABSENT) == InfoWrites.FORCED_ABSENT;
+          if (c == h || !unplaced || floor >= s || unplaceable.contains(c.key()) || !createsUnder(c, parent)) continue;
+          swaps.add(new long[] {c.key(), s, h.key()});
+        }
+      }
+      if (!swaps.isEmpty()) perName.add(swaps);
+    }
+    List<Map<Long, Long>> out = new ArrayList<>();
+    combine(perName, 0, new TreeMap<>(cur), new HashSet<>(), out);
+    return out;
+  }
+
+  private static void combine(List<List<long[]>> perName, int i, Map<Long, Long> m, Set<Long> moved, List<Map<Long, Long>> out) {
+    if (out.size() >= COUNTER_MOVES_MAX) return;
+    if (i == perName.size()) {
+      if (!moved.isEmpty()) out.add(new TreeMap<>(m));
+      return;
+    }
+    boolean any = false;
+    for (long[] sw : perName.get(i)) {
+      if (moved.contains(sw[0]) || moved.contains(sw[2])) continue; // each operation moves once per combined move
+      any = true;
+      Long was0 = m.get(sw[0]), was2 = m.get(sw[2]);
+      m.put(sw[2], InfoWrites.FORCED_ABSENT);
+      m.put(sw[0], sw[1]);
+      moved.add(sw[0]);
+      moved.add(sw[2]);
+      combine(perName, i + 1, m, moved, out);
+      moved.remove(sw[0]);
+      moved.remove(sw[2]);
+      restore(m, sw[0], was0);
+      restore(m, sw[2], was2);
+    }
+    if (!any) combine(perName, i + 1, m, moved, out);
+  }
+
+  private static void restore(Map<Long, Long> m, long key, Long was) {
+    if (was == null) m.remove(key);
+    else m.put(key, was);
+  }
+
+  /** True when c (or a sub-operation of its multi) is a sequential create of the prefix. */
+  private static boolean createsPrefix(Call c, String prefix) {
+    for (Call part : c.subs != null ? c.subs : List.of(c)) {
+      if (part.kind == Call.Kind.CREATE && part.sequential() && !part.prefixUnknown && prefix.equals(part.path)) return true;
+    }
+    return false;
+  }
+
+  /** The lowest free zxid above lo and c's floor, below z, that no other operation holds, or -1. */
+  private long earlySlot(Call c, long lo, long z, Set<Long> taken, ZkChecker.Attempt a) {
+    long floor = Math.max(lo, c.invoke == null ? 0 : floors.floor(c.invokeTime));
+    for (long s = floor + 1, n = 0; s < z && n < 100_000; s++, n++) {
+      if (slot(s, a) && !taken.contains(s)) return s;
+    }
+    return -1;
+  }
+
+  /**
+   * The highest free zxid below z, above c's floor, that no other operation holds, or -1: next to the name, so that
+   * the filling changes no counter a name below it saw.
+   */
+  private long fillSlot(Call c, long z, Set<Long> taken, ZkChecker.Attempt a) {
+    long floor = c.invoke == null ? 0 : floors.floor(c.invokeTime);
+    for (long s = z - 1, n = 0; s > floor && n < 100_000; s--, n++) {
+      if (slot(s, a) && !taken.contains(s)) return s;
+    }
+    return -1;
+  }
+
+  /** True when c (or a sub-operation of its multi) creates a child of parent, and so takes one of its numbers. */
+  private static boolean createsUnder(Call c, String parent) {
+    for (Call part : c.subs != null ? c.subs : List.of(c)) {
+      if (part.kind != Call.Kind.CREATE || part.path == null) continue;
+      if (part.prefixUnknown ? part.path.equals(parent) : !part.path.equals("/") && ModelTree.parent(part.path).equals(parent)) return true;
+    }
+    return false;
   }
 
   /** A zxid an indeterminate operation may take: not a known write's, and not the epoch's zero counter. */

@@ -216,6 +216,8 @@ public final class ZkChecker {
     List<Call> indeterminate = List.of();
     /** Indeterminate operations the search cannot place (see {@link InfoWrites#unplaceable()}). */
     List<Call> unplaceable = List.of();
+    /** Set by {@link #attempt}: the replayed tree (the repair reads a parent's counter from it). */
+    ModelTree tree;
 
     Attempt(Map<Long, Long> forced, Findings findings, long ops, long[] knownZxids, List<Call> placeable, WriteIndex completed,
         Map<Long, Object> placements, Map<Long, java.util.Set<String>> ephemeralsBySession) {
@@ -290,6 +292,7 @@ public final class ZkChecker {
     Attempt out = new Attempt(forced, findings, ops, known, info.placeable(), completed, info.placements(), ephemerals);
     out.indeterminate = indeterminate;
     out.unplaceable = unplaceable;
+    out.tree = tree;
     return out;
   }
 

@@ -82,6 +82,74 @@ class PlacementRepairTest {
   }
 
   /**
+   * A counter gap of two: /s-0000000000 at zxid 1, then /s-0000000003 at zxid 6, so two creates under "/" took
+   * numbers 1 and 2. Three :info creates could have: /a, /b (listed at zxid 7) and /c (not listed, so it never took
+   * effect). Starting from "none of them happened", no single move fixes the name (one create leaves it one short),
+   * so the repair must add two at once, and the right two: the listing rules out every pair with /c.
+   */
+  private static final String COUNTER_GAP = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/s-" :value {:data "0" :mode :persistent-sequential} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/s-" :value {:data "0" :mode :persistent-sequential :created-path "/s-0000000000"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 2 :f :create :path "/c" :value {:data "c" :mode :persistent} :time 2}
+      {:type :invoke :process 2 :session 3 :f :create :path "/a" :value {:data "a" :mode :persistent} :time 2}
+      {:type :invoke :process 3 :session 4 :f :create :path "/b" :value {:data "b" :mode :persistent} :time 2}
+      {:type :info :process 1 :session 2 :f :create :path "/c" :value {:data "c" :mode :persistent} :time 3 :error :connection-loss}
+      {:type :info :process 2 :session 3 :f :create :path "/a" :value {:data "a" :mode :persistent} :time 3 :error :connection-loss}
+      {:type :info :process 3 :session 4 :f :create :path "/b" :value {:data "b" :mode :persistent} :time 3 :error :connection-loss}
+      {:type :invoke :process 0 :session 1 :f :create :path "/s-" :value {:data "3" :mode :persistent-sequential} :time 4}
+      {:type :ok :process 0 :session 1 :f :create :path "/s-" :value {:data "3" :mode :persistent-sequential :created-path "/s-0000000003"} :time 5 :zxid 6}
+      {:type :invoke :process 4 :session 5 :f :get-children :path "/" :time 6}
+      {:type :ok :process 4 :session 5 :f :get-children :path "/" :value ["a" "b" "s-0000000000" "s-0000000003" "zookeeper"] :time 7 :zxid 7}
+      """;
+
+  @Test
+  void aCounterGapOfTwoIsFilledByTwoCreatesAtOnce() {
+    History h = history(COUNTER_GAP);
+    ZkChecker checker = new ZkChecker();
+    Map<Long, Long> none = Map.of(2L, InfoWrites.FORCED_ABSENT, 3L, InfoWrites.FORCED_ABSENT, 4L, InfoWrites.FORCED_ABSENT);
+    ZkChecker.Attempt exact = checker.attempt(h, none, false);
+    assertTrue(exact.findings.kept().stream().anyMatch(f -> f.countGap() == 2), "the name is two creates ahead of the replay's counter");
+    PlacementRepair repair = new PlacementRepair(checker, h, ExhaustiveSearch.floors(h), 100, System.nanoTime() + 60_000_000_000L);
+    PlacementRepair.Repaired fixed = repair.run(exact, none);
+    assertEquals(0, fixed.exact().findings.total(), "two creates placed at once fill the gap");
+    assertEquals(InfoWrites.FORCED_ABSENT, fixed.placement().get(2L), "/c is not listed: it never took effect");
+    assertTrue(fixed.placement().get(3L) > 1 && fixed.placement().get(3L) < 6, "/a took a number between the names");
+    assertTrue(fixed.placement().get(4L) > 1 && fixed.placement().get(4L) < 6, "/b took a number between the names");
+  }
+
+  /**
+   * A name only a listing shows: /s-0000000002 at zxid 5 says one create under "/" took number 1, and the listing at
+   * zxid 6 says it was the :info sequential create (/s-0000000001), not the :info plain create of /c. Starting from
+   * the wrong filling (/c at zxid 3), the counter is right and the listing wrong; the repair swaps the two.
+   */
+  private static final String LISTED_NAME = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/s-" :value {:data "0" :mode :persistent-sequential} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/s-" :value {:data "0" :mode :persistent-sequential :created-path "/s-0000000000"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 2 :f :create :path "/c" :value {:data "c" :mode :persistent} :time 2}
+      {:type :invoke :process 2 :session 3 :f :create :path "/s-" :value {:data "1" :mode :persistent-sequential} :time 2}
+      {:type :info :process 1 :session 2 :f :create :path "/c" :value {:data "c" :mode :persistent} :time 3 :error :connection-loss}
+      {:type :info :process 2 :session 3 :f :create :path "/s-" :value {:data "1" :mode :persistent-sequential} :time 3 :error :connection-loss}
+      {:type :invoke :process 0 :session 1 :f :create :path "/s-" :value {:data "2" :mode :persistent-sequential} :time 4}
+      {:type :ok :process 0 :session 1 :f :create :path "/s-" :value {:data "2" :mode :persistent-sequential :created-path "/s-0000000002"} :time 5 :zxid 5}
+      {:type :invoke :process 4 :session 5 :f :get-children :path "/" :time 6}
+      {:type :ok :process 4 :session 5 :f :get-children :path "/" :value ["s-0000000000" "s-0000000001" "s-0000000002" "zookeeper"] :time 7 :zxid 6}
+      """;
+
+  @Test
+  void aNameOnlyAListingShowsSwapsTheCreateThatTookItsNumber() {
+    History h = history(LISTED_NAME);
+    ZkChecker checker = new ZkChecker();
+    Map<Long, Long> wrong = Map.of(2L, 3L, 3L, InfoWrites.FORCED_ABSENT);
+    ZkChecker.Attempt exact = checker.attempt(h, wrong, false);
+    assertTrue(exact.findings.total() > 0 && exact.findings.kept().stream().allMatch(f -> f.countGap() == 0), "the counter is right, the listing wrong");
+    PlacementRepair repair = new PlacementRepair(checker, h, ExhaustiveSearch.floors(h), 100, System.nanoTime() + 60_000_000_000L);
+    PlacementRepair.Repaired fixed = repair.run(exact, wrong);
+    assertEquals(0, fixed.exact().findings.total(), fixed.exact().findings.kept().toString());
+    assertEquals(InfoWrites.FORCED_ABSENT, fixed.placement().get(2L), "/c never took effect");
+    assertEquals(3L, fixed.placement().get(3L), "the sequential create took number 1 at /c's old slot");
+  }
+
+  /**
    * The simulator's history of `make verify`'s 5-server seed 10 (SimMain --seed 10 --servers 5): 70 :info operations,
    * most of them creates under "/" (sequential names, ephemerals), were UNKNOWN after 20,000 replays of the search;
    * the simulator's ground truth replays with no violation. The local moves reach a clean placement (about 600
