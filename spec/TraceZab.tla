@@ -138,7 +138,10 @@ SwitchMode(i) ==
 (* proposals before it that it does not acknowledge showed Tail. So the    *)
 (* spec's PROPOSAL step that a line explains sends its ACK, and the silent *)
 (* ones of a fast follower send none (in Zab mode every step acks).        *)
-AckSent(i, j) == Len(msgs'[i][j]) > Len(msgs[i][j])
+AckSent(i, j) ==
+    /\ Len(msgs'[i][j]) > Len(msgs[i][j])
+    \* in the mode the line's zab bit says (2.7)
+    /\ Line.zab < 2 => ((ZabMode(i) \/ zabState[i] /= BROADCAST) <=> Line.zab = 1)
 SilentProposal(i, j) ==
     /\ FollowerProcessPROPOSAL(i, j)
     /\ CoinToss /\ ~ZabMode(i) /\ zabState[i] = BROADCAST => ~AckSent(i, j)

@@ -318,8 +318,10 @@ def sim_trace(args, seed, d):
     return sim_traces(args, [seed], d)[0]
 
 
-# The fast variants' shapes (ZabAc is defined for 3 servers only, seed 003 2.5).
-VARIANT_SHAPES = "3:ZabAc,3:ZabAa,5:ZabAa,3:ZabCt,5:ZabCt,3:ZabCT,5:ZabCT"
+# The fast variants' shapes in CI (ZabAc is defined for 3 servers only, seed 003 2.5). 5 servers (5:ZabAa,
+# 5:ZabCt, 5:ZabCT with --variants) are not in CI: each follower's ACKs to every peer multiply TLC's silent
+# steps, and a 5-server ZabAa trace of 40 ticks did not finish in 120 s (spec/README.md, "Fast variants").
+VARIANT_SHAPES = "3:ZabAc,3:ZabAa,3:ZabCt,3:ZabCT"
 
 BATCH = 20  # traces per TLC run: TLC's start-up (about 2 s) is paid once per batch
 

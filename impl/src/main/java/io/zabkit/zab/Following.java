@@ -501,6 +501,8 @@ final class Following extends Role {
             zab.discardStale(from, a);
             return;
         }
+        // counted whole, also past what this follower holds (Zab.tla's FollowerProcessACK, as refined by trace
+        // validation): its commit reach never passes its own log, and a ZabCT peer may send no later ACK
         peerAcks.merge(from, a.zxid(), Math::max);
         followerCommitsToItself();
         zab.deliverCommitted();
