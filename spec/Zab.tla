@@ -31,7 +31,9 @@ Variants == {"Zab", "ZabAc", "ZabAa", "ZabCt", "ZabCT", "ZabAA"}
 (* describe (cited at the action that changes).                           *)
 BugIds == {"3911", "4643", "4646", "4685", "2354", "4712"}
 ASSUME Variant \in Variants
-ASSUME Switching \in BOOLEAN /\ (Switching => Variant \in {"ZabCt", "ZabAA"})
+\* The paper defines 2.7 for ZabCt (ZabAA must switch, section 4); the Java server's leader-driven
+\* fallback to classic proposals is the same switch in every variant (trace validation, spec/README.md).
+ASSUME Switching \in BOOLEAN /\ (Switching => Variant /= "Zab")
 ASSUME Assumptions \subseteq {"A1.1", "A1.2"} /\ Bugs \subseteq BugIds
 ASSUME {MaxTxns, MaxEpoch, MaxCrashes, MaxPartitions} \subseteq Nat
 
@@ -693,13 +695,16 @@ LeaderProcessACK(i, j) ==
                    leaderOf, leaderEpoch, infoMaxEpoch, learners, ackepochRecv,
                    forwarding, ackldRecv, suspects, envVars, proposed, leaders>>
 
-\* Follower i counts a peer follower's explicit (or implicit) ack and commits to itself.
+\* Follower i counts a peer follower's explicit (or implicit) ack and commits to itself. The ack
+\* is kept whole, also past i's own log (FollowerCommitIndex never passes that log): an ack that
+\* arrives before i has logged m still counts once it has, as the Java server counts it (a ZabCT
+\* peer may send no later ack; trace validation, spec/README.md D20).
 FollowerProcessACK(i, j) ==
     /\ state[i] = FOLLOWING /\ zabState[i] \in {SYNCHRONIZATION, BROADCAST}
     /\ j /= leaderOf[i]
     /\ Pending(i, j, ACK)
     /\ Msg(i, j).epoch = currentEpoch[i]
-    /\ LET ai == [ackIndex[i] EXCEPT ![j] = Max(@, Min(Msg(i, j).len, Len(history[i])))]
+    /\ LET ai == [ackIndex[i] EXCEPT ![j] = Max(@, Msg(i, j).len)]
            lc == Max(lastCommitted[i], FollowerCommitIndex(i, ai, Len(history[i])))
        IN /\ ackIndex' = [ackIndex EXCEPT ![i] = ai]
           /\ lastCommitted' = [lastCommitted EXCEPT ![i] = lc]

@@ -130,12 +130,15 @@ class EnsembleSimulationTest {
     }
 
     /**
-     * The fast variants acknowledge from memory: once a server may crash with acknowledged entries
-     * not yet on disk (their assumption broken), the checkers must catch lost writes in some seeds,
-     * while classic Zab under the same faults loses nothing.
+     * The fast variants log, then acknowledge (seed 003 2.4), yet a ZabAa follower of 3 commits m on one
+     * follower's ack: once the whole ensemble may lose power (their assumption broken), a quorum without
+     * that follower can elect a leader that never logged m, and the checkers must catch the committed
+     * transaction lost in some seed, while classic Zab under the same faults loses nothing. (Acknowledging
+     * from memory, before the log, this test caught Durability in at least a tenth of these seeds; logging
+     * first leaves the narrower window of the paper's A1.2: seed 28, a TRUNC below what a follower applied.)
      */
     @Test
-    void aFastVariantLosesAcknowledgedWritesWhenItsAssumptionIsBrokenAndClassicZabDoesNot() {
+    void aFastVariantLosesCommittedWritesWhenItsAssumptionIsBrokenAndClassicZabDoesNot() {
         int caught = 0;
         List<String> properties = new ArrayList<>();
         int seeds = 80;
@@ -156,9 +159,8 @@ class EnsembleSimulationTest {
             assertTrue(c.ok(), c.report());
         }
         System.out.println("ZabAa with its assumption broken: " + caught + " of " + seeds + " seeds caught: " + properties);
-        long lost = properties.stream().filter("Durability"::equals).count();
-        assertTrue(lost >= seeds / 10, "only " + lost + " of " + seeds + " seeds caught a fast variant losing "
-                + "acknowledged writes (Durability) with its assumption broken: " + properties);
+        assertTrue(caught >= 1, "no seed of " + seeds + " caught a fast variant losing a committed write with its "
+                + "assumption broken: " + properties);
     }
 
     /**
@@ -168,7 +170,9 @@ class EnsembleSimulationTest {
      */
     @Test
     void aSnapBehindTheFollowersAppliedStateKeepsIt() {
-        Object[][] seeds = {{407L, 5, Variant.Zab}, {542L, 5, Variant.Zab}, {6927L, 3, Variant.ZabAa}};
+        // ZabAa seed 6927 stopped reaching it when the fast variants began to log before acknowledging (their
+        // draws changed); no ZabAa seed of 3 servers in 1..3000 reaches it now
+        Object[][] seeds = {{407L, 5, Variant.Zab}, {542L, 5, Variant.Zab}};
         for (Object[] s : seeds) {
             // pinned before the targeted scenarios of issue 13 existed: run as then (--without-scenarios)
             SimResult r = new Simulator(SimOptions.fromSeed((Long) s[0], TICKS, SimDisk.Mode.HONEST, (Integer) s[1],
