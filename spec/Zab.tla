@@ -476,6 +476,13 @@ FollowerProcessSNAP(i, j) ==
 (*   ACKLD follow in a later step (FollowerPersistLog).                    *)
 (* Bug "4685": the SyncThread's ACK of the logged proposals may reach the  *)
 (*   leader before the QuorumPeer thread's ACKLD (PR 1993's description).  *)
+(* D21: where followers count each other's acks (AckToFollowers), the     *)
+(* synced history, now logged, is acknowledged to the other followers too, *)
+(* as F3 acknowledges a logged PROPOSAL. Without it a follower that acked  *)
+(* m fast while a peer was cut off, the peer then getting m only by        *)
+(* synchronization, waits for that peer's ack of m for ever when no later  *)
+(* proposal comes: the leader sends it no COMMIT (CommitTo). Truthful: the *)
+(* history is on disk, so the Follower Invariant is kept.                  *)
 FollowerProcessNEWLEADER(i, j) ==
     /\ state[i] = FOLLOWING /\ leaderOf[i] = j
     /\ Pending(i, j, NEWLEADER)
@@ -483,7 +490,8 @@ FollowerProcessNEWLEADER(i, j) ==
     /\ LET late == Bugs \cap {"3911", "4646", "4643"} /= {}
            ackld == [mtype |-> ACKLD, len |-> Len(history[i])]
            ack == [mtype |-> ACK, epoch |-> Msg(i, j).epoch, len |-> Len(history[i]), zab |-> 1]
-           ms == Receive(msgs, j, i)
+           peers == IF AckToFollowers /\ ~late THEN Server \ {i, j} ELSE {}
+           ms == SendAll(Receive(msgs, j, i), i, peers, ack)
        IN /\ currentEpoch' = [currentEpoch EXCEPT ![i] = Msg(i, j).epoch]
           /\ durable' = [durable EXCEPT ![i] = IF late THEN @ ELSE Len(history[i])]
           /\ LET waits == /\ "4643" \in Bugs /\ "4646" \notin Bugs   \* ACKLD waits for the log write
@@ -1057,4 +1065,15 @@ FairSpec ==
 
 EventuallyLeader == <>(\E i \in Server : state[i] = LEADING /\ zabState[i] = BROADCAST)
 EventuallyCommitted == <>(\E i \in Server : lastCommitted[i] >= 1 /\ history[i][1].value = 1)
+
+(* Every follower broadcasting with a leader comes to deliver what that   *)
+(* leader committed: a client whose write was acknowledged by the leader's *)
+(* quorum, connected to that follower, is answered (the simulator's        *)
+(* Liveness). The fast variants' followers that get no COMMIT (CommitTo)  *)
+(* must learn it from their peers' acks (D21).                             *)
+FollowersCatchUp ==
+    <>[](\A i \in Server :
+            (up[i] /\ state[i] = FOLLOWING /\ zabState[i] = BROADCAST
+             /\ state[leaderOf[i]] = LEADING /\ zabState[leaderOf[i]] = BROADCAST)
+            => lastCommitted[i] >= lastCommitted[leaderOf[i]])
 =============================================================================

@@ -344,10 +344,32 @@ final class Following extends Role {
         if (ackingNewLeader || zab.config.variant() == Variant.Zab) {
             followerSendAck(z, true); // classic: ACK what is now durable
             notYetLogged.headMap(z, true).clear(); // proposals behind NEWLEADER: its ACK covered them
+            if (ackingNewLeader) {
+                ackSyncedHistoryToPeers();
+            }
         } else {
             followerAckLogged(z);
         }
         zab.deliverCommitted();
+    }
+
+    /**
+     * Where followers count each other's acks, the synced history, now on disk, is acknowledged to the
+     * other followers too, as a logged PROPOSAL is (Zab.tla's FollowerProcessNEWLEADER, spec/README.md D21):
+     * a follower that acked m fast while this one was cut off gets no COMMIT of m (CommitTo) and, with no
+     * later proposal, would otherwise wait for this follower's ack of m for ever (ZabCT seeds 650, 400791).
+     */
+    private void ackSyncedHistoryToPeers() {
+        if (zab.config.variant() == Variant.Zab || !fastRules.acksToFollowers() || ackNewLeaderBeforeDurable()) {
+            return;
+        }
+        assert ackedNewLeader && zab.lastPersisted >= newLeaderZxid : "a peer ACK of a synced history not on disk";
+        Ack ack = new Ack(zab.currentEpoch, newLeaderZxid, true);
+        for (long peer : zab.config.voters()) {
+            if (peer != zab.self && peer != leader) {
+                zab.effects.send(peer, ack);
+            }
+        }
     }
 
     /**

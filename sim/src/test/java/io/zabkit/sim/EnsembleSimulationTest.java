@@ -138,13 +138,15 @@ class EnsembleSimulationTest {
      * that follower can elect a leader that never logged m, and the checkers must catch the committed
      * transaction lost in some seed, while classic Zab under the same faults loses nothing. (Acknowledging
      * from memory, before the log, this test caught Durability in at least a tenth of these seeds; logging
-     * first leaves the narrower window of the paper's A1.2: seed 28, a TRUNC below what a follower applied.)
+     * first leaves the narrower window of the paper's A1.2: a TRUNC below what a follower applied, or a lost write.)
      */
     @Test
     void aFastVariantLosesCommittedWritesWhenItsAssumptionIsBrokenAndClassicZabDoesNot() {
         int caught = 0;
         List<String> properties = new ArrayList<>();
-        int seeds = 80;
+        // The catch is rare: after the peer ACK of NEWLEADER (spec/README.md D21) changed the draws, 3 of
+        // seeds 1-500 (183, 219, 375; 0 of the 80 this test ran before), so 250 seeds
+        int seeds = 250;
         for (long seed = 1; seed <= seeds; seed++) {
             // No single crashes (they keep the ensemble out of the fast path while a server resyncs), but
             // power losses of the whole ensemble: exactly what the variants assume never happens.
