@@ -144,7 +144,12 @@ AckSent(i, j) ==
     /\ Line.zab < 2 => ((ZabMode(i) \/ zabState[i] /= BROADCAST) <=> Line.zab = 1)
 SilentProposal(i, j) ==
     /\ FollowerProcessPROPOSAL(i, j)
-    /\ CoinToss /\ ~ZabMode(i) /\ zabState[i] = BROADCAST => ~AckSent(i, j)
+    \* taken early for a COMMIT or a peer's ACK that the code counts once m is on its disk, before its
+    \* own ACK line (D3: the fsync and the ACK are two code steps), the step may send the ACK that line
+    \* sends (ZabCT seeds 1 and 4-6, 40 ticks: a COMMIT to a Zab-mode acker, D21; a peer's ACK)
+    /\ CoinToss /\ ~ZabMode(i) /\ zabState[i] = BROADCAST
+       /\ Line.action \notin {"FollowerProcessCOMMIT", "FollowerProcessACK"}
+       => ~AckSent(i, j)
 
 \* The spec step(s) that the line of server i with peer j names.
 Explain(i, j) ==
@@ -171,6 +176,8 @@ Explain(i, j) ==
                                    /\ (Line.zab < 2 => Msg(i, j).zab = Line.zab)
       \* a peer's ACK (fast variants); the code's receiver may lack the acknowledged tail (mark is its own index)
       [] a = "FollowerProcessACK" -> FollowerProcessACK(i, j) /\ PeerAckMatches(i, j)
+      \* D21: a fast follower re-acknowledges its log up to the mark in Zab mode
+      [] a = "FollowerReackZab" -> FollowerReackZabTo(i, Line.mark)
       [] a = "FollowerProcessCOMMIT" -> FollowerProcessCOMMIT(i, j) \/ Deferred(i, j, COMMIT)
       \* a follower that closed its link to the leader; the leader may have dropped it first
       \* (a leader drops a learner the same way: PartitionStart detaches the follower side only)

@@ -734,6 +734,27 @@ FollowerProcessCOMMIT(i, j) ==
     /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, durable, up,
                    leaderOf, leaderVars, envVars, proposed, leaders>>
 
+(* D21, 2.7's switch on the follower's own timeout (A3): a follower whose *)
+(* log holds durable entries it has not delivered re-acknowledges them to  *)
+(* its leader with zab = 1, unless its leader counts it as a Zab-mode      *)
+(* acker already (its last ACK, delivered or in flight, had zab = 1). The  *)
+(* leader answers with the COMMIT of what is committed and sends it the    *)
+(* COMMITs of the rest (CommitTo). Without it a fast follower can wait for *)
+(* ever for a peer's ack that is never sent (the peer got m by             *)
+(* synchronization, or acked it in Zab mode before UPTODATE) or was lost   *)
+(* (a partition between the followers), as no later proposal comes.       *)
+LastAckZab(i, j) ==
+    LET acks == {k \in 1..Len(msgs[i][j]) : msgs[i][j][k].mtype = ACK}
+    IN IF acks = {} THEN i \in zabAckers[j] ELSE msgs[i][j][MaxOf(acks)].zab = 1
+FollowerReackZabTo(i, n) ==
+    LET j == leaderOf[i]
+    IN /\ Switching /\ up[i] /\ state[i] = FOLLOWING /\ zabState[i] = BROADCAST
+       /\ lastCommitted[i] < n /\ n <= durable[i]
+       /\ state[j] = LEADING /\ i \in forwarding[j] /\ ~LastAckZab(i, j)
+       /\ msgs' = Send(msgs, i, j, [mtype |-> ACK, epoch |-> currentEpoch[i], len |-> n, zab |-> 1])
+       /\ UNCHANGED <<serverVars, leaderVars, envVars, ghostVars>>
+FollowerReackZab(i) == \E n \in 1..Len(history[i]) : FollowerReackZabTo(i, n)
+
 (* A3 (2.1, 2.7): follower i starts or stops suspecting follower k of a   *)
 (* crash. Suspicions need not be true: k may be up, and a suspicion may be *)
 (* reversed. Only with Switching.                                          *)
@@ -904,8 +925,8 @@ LeaderLoseQuorum(i) ==
     /\ UNCHANGED <<acceptedEpoch, currentEpoch, up, envVars, ghostVars>>
 
 ----------------------------------------------------------------------------
-\* Every step of the protocol and its environment except client requests.
-ProtocolNext ==
+\* Every step of the protocol and its environment except client requests and suspicions.
+CoreNext ==
     \/ \E i \in Server, Q \in SUBSET Server : ElectLeader(i, Q)
     \/ \E i, j \in Server : FollowerJoin(j, i)
     \/ \E i, j \in Server : LeaderProcessFOLLOWERINFO(i, j)
@@ -924,8 +945,7 @@ ProtocolNext ==
     \/ \E i, j \in Server : DiscardStale(i, j)
     \/ \E i \in Server : LeaderPersistLog(i)
     \/ \E i \in Server : FollowerPersistLog(i)
-    \/ \E i, k \in Server : FollowerSuspect(i, k)
-    \/ \E i, k \in Server : FollowerUnsuspect(i, k)
+    \/ \E i \in Server : FollowerReackZab(i)
     \/ \E i \in Server : LeaderLoseQuorum(i)
     \/ \E i \in Server : NodeCrash(i)
     \/ \E i \in Server : NodeStart(i)
@@ -933,6 +953,13 @@ ProtocolNext ==
     \/ \E i, j \in Server : PartitionRecover(i, j)
     \/ \E i, j \in Server : FollowerHandNEWLEADERToSyncThread(i, j)
     \/ \E i \in Server : SyncThreadWrite(i)
+
+\* A3's suspicions (2.7) may come and go for ever (they may be wrong): no fairness is asked of them.
+SuspectNext ==
+    \/ \E i, k \in Server : FollowerSuspect(i, k)
+    \/ \E i, k \in Server : FollowerUnsuspect(i, k)
+
+ProtocolNext == CoreNext \/ SuspectNext
 
 Next == ProtocolNext \/ \E i \in Server : LeaderProcessRequest(i)
 
@@ -1060,7 +1087,7 @@ ZabInvariants ==
 (* that stays up and connected elects a leader and commits a write.        *)
 FairSpec ==
     /\ Spec
-    /\ WF_vars(ProtocolNext)
+    /\ WF_vars(CoreNext)
     /\ WF_vars(\E i \in Server : LeaderProcessRequest(i))
 
 EventuallyLeader == <>(\E i \in Server : state[i] = LEADING /\ zabState[i] = BROADCAST)

@@ -36,7 +36,8 @@ MARKED = {"FollowerProcessPROPOSAL", "FollowerProcessDIFF", "FollowerProcessSNAP
 ACTIONS = MARKED | {"ElectLeader", "FollowerJoin", "LeaderProcessFOLLOWERINFO", "FollowerProcessLEADERINFO",
                     "LeaderProcessACKEPOCH", "LeaderProcessACKLD", "FollowerProcessUPTODATE", "LeaderProcessRequest",
                     "LeaderPersistLog", "LeaderProcessACK", "FollowerProcessCOMMIT", "PartitionStart",
-                    "LeaderLoseQuorum", "NodeCrash", "NodeStart", "FollowerProcessACK"}
+                    "LeaderLoseQuorum", "NodeCrash", "NodeStart", "FollowerProcessACK",
+                    "FollowerReackZab"}
 
 
 # Where the code's disk is observed: the leader's log write is the spec's LeaderPersistLog exactly; a

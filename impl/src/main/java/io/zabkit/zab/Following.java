@@ -42,6 +42,12 @@ final class Following extends Role {
     private boolean syncedByTrunc;
     /** The highest zxid this follower ACKed; invariant: only grows. */
     private long lastAckSent = -1;
+    /** The last ACK sent past NEWLEADER had zab = 1: the leader counts this follower as a Zab-mode acker. */
+    private boolean lastAckZabMode;
+    /** What lastCommitted and lastPersisted were when last seen to change, and since when (re-ack, D21). */
+    private long watchedCommitted = -1;
+    private long watchedPersisted = -1;
+    private long unchangedSinceMs;
     /**
      * Fast variants: the broadcast proposals received and not yet durable, by zxid, with how they are
      * acknowledged once logged (log, then ACK: seed 003 2.4-2.6, Zab.tla's FollowerProcessPROPOSAL).
@@ -480,6 +486,7 @@ final class Following extends Role {
         assert z <= zab.lastPersisted || zab.config.bug(Bug.ACK_BEFORE_FSYNC) || ackNewLeaderBeforeDurable()
                 : "ACK of " + Txn.zxidString(z) + " before it is logged";
         lastAckSent = z;
+        lastAckZabMode = zabBit && z > newLeaderZxid;
         if (z > newLeaderZxid) {
             // the spec's log-then-ack step, through z; the zab bit only where it can be 0
             zab.trace("FollowerProcessPROPOSAL", leader, z, zab.config.variant() == Variant.Zab ? -1 : zabBit ? 1 : 0);
@@ -553,5 +560,32 @@ final class Following extends Role {
             // came in is the mode the follower is in).
             followerSendAck(zab.lastPersisted, !fastMode);
         }
+        if (zabState == ZabState.BROADCAST && config.variant() != Variant.Zab) {
+            followerReackIfStuck();
+        }
+    }
+
+    /**
+     * Zab.tla's FollowerReackZab (spec/README.md D21; seed 003 2.7's switch on this follower's own
+     * timeout): logged entries not delivered for a whole tick, and the leader does not count this follower
+     * as a Zab-mode acker, so no COMMIT of them is owed to it and the peers' acks it waits for may never
+     * come (a peer that got them by synchronization, acked them in Zab mode, or whose ACK a broken link
+     * lost). It acknowledges its log again with zab = 1; the leader answers with COMMIT.
+     */
+    private void followerReackIfStuck() {
+        long persisted = zab.lastPersisted;
+        if (zab.lastCommitted != watchedCommitted || persisted != watchedPersisted) {
+            watchedCommitted = zab.lastCommitted;
+            watchedPersisted = persisted;
+            unchangedSinceMs = zab.nowMs;
+            return;
+        }
+        if (zab.lastCommitted >= persisted || lastAckZabMode || zab.nowMs - unchangedSinceMs < zab.tickTimeMs) {
+            return;
+        }
+        assert persisted <= zab.history.lastZxid() && ackedNewLeader : "a re-ack of what is not logged in this epoch";
+        lastAckZabMode = true;
+        zab.trace("FollowerReackZab", leader, persisted, 1);
+        zab.effects.send(leader, new Ack(zab.currentEpoch, persisted, true));
     }
 }

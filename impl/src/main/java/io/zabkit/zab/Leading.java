@@ -265,6 +265,7 @@ final class Leading extends Role {
             return;
         }
         l.ackedZxid = Math.max(l.ackedZxid, a.zxid());
+        boolean wasAckld = l.ackedNewLeader;
         if (!l.ackedNewLeader && l.ackedZxid >= l.newLeaderZxid) {
             l.ackedNewLeader = true; // ACKLD
             if (zabState == ZabState.SYNCHRONIZATION) {
@@ -279,7 +280,10 @@ final class Leading extends Role {
         }
         if (zabState == ZabState.BROADCAST) {
             long committedBefore = zab.lastCommitted;
-            boolean pastNewLeader = a.zxid() > l.newLeaderZxid;
+            // An ACK past NEWLEADER, or (fast variants) a Zab-mode re-ack of the synced history after ACKLD
+            // (Zab.tla's FollowerReackZab, spec/README.md D21): the spec's LeaderProcessACK
+            boolean pastNewLeader = a.zxid() > l.newLeaderZxid
+                    || wasAckld && zab.config.variant() != Variant.Zab && a.zab();
             if (pastNewLeader) {
                 l.zabAcker = a.zab(); // 2.7: a Zab-mode follower waits for COMMITs
             }

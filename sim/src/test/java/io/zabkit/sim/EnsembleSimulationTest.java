@@ -144,8 +144,8 @@ class EnsembleSimulationTest {
     void aFastVariantLosesCommittedWritesWhenItsAssumptionIsBrokenAndClassicZabDoesNot() {
         int caught = 0;
         List<String> properties = new ArrayList<>();
-        // The catch is rare: after the peer ACK of NEWLEADER (spec/README.md D21) changed the draws, 3 of
-        // seeds 1-500 (183, 219, 375; 0 of the 80 this test ran before), so 250 seeds
+        // The catch is rare since D21 (spec/README.md) changed the draws: with its peer ACK of NEWLEADER 3 of
+        // seeds 1-500 (183, 219, 375; 0 of the 80 this test ran before), with its re-ack 1 of seeds 1-250
         int seeds = 250;
         for (long seed = 1; seed <= seeds; seed++) {
             // No single crashes (they keep the ensemble out of the fast path while a server resyncs), but
