@@ -111,7 +111,7 @@ LeaderLoseSyncedQuorum(i) ==
     /\ LeaderShutdown(i)
     /\ UNCHANGED <<acceptedEpoch, currentEpoch, up, envVars, ghostVars>>
 
-(* D21: the code's leader that has not established its epoch within       *)
+(* D23: the code's leader that has not established its epoch within       *)
 (* initLimit gives up (Leading.tick; ZooKeeper's waitForEpochAck and       *)
 (* waitForNewLeaderAck time out), also with a quorum of followers, e.g.    *)
 (* while its own history is slow to reach its disk. Zab.tla has no clock;  *)
@@ -120,6 +120,46 @@ LeaderGiveUpEstablishing(i) ==
     /\ up[i] /\ state[i] = LEADING /\ zabState[i] /= BROADCAST
     /\ LeaderShutdown(i)
     /\ UNCHANGED <<acceptedEpoch, currentEpoch, up, envVars, ghostVars>>
+
+(* A peer's ACK through the line's mark: the code's mark counts the       *)
+(* receiver's own entries up to the acknowledged zxid, so it is the ACK's   *)
+(* length, or the receiver's whole log when it lacks the acknowledged tail. *)
+PeerAckMatches(i, j) ==
+    \/ Msg(i, j).len = Line.mark
+    \/ Msg(i, j).len > Line.mark /\ Line.mark = Len(Line.history)
+
+(* The fast variants' Zab mode (seed 003 2.7): the code's follower takes   *)
+(* it from the leader, who proposes classic while a server is missing; the *)
+(* spec's follower from a suspicion (FollowerSuspect, which may be wrong).  *)
+(* Before a step of i the spec may enter or leave that mode; one suspicion  *)
+(* at a time suffices (any k but i and its leader), and only where the mode *)
+(* matters, which keeps TLC's search small. Requires Switching (trace.py    *)
+(* sets it for every variant).                                              *)
+SwitchMode(i) ==
+    /\ Variant /= "Zab" /\ state[i] = FOLLOWING
+    \* only where the mode matters: before a PROPOSAL step, or a peer's ACK the line counts
+    /\ Pending(i, leaderOf[i], PROPOSAL) \/ Line.action = "FollowerProcessACK"
+    /\ IF suspects[i] = {}
+       THEN FollowerSuspect(i, CHOOSE k \in Server \ {i, leaderOf[i]} : TRUE)
+       ELSE \E k \in suspects[i] : FollowerUnsuspect(i, k)
+
+(* The coin (seed 003 2.6): the code's follower sends one cumulative ACK   *)
+(* per ACK line, through the last proposal whose coin showed Head; the     *)
+(* proposals before it that it does not acknowledge showed Tail. So the    *)
+(* spec's PROPOSAL step that a line explains sends its ACK, and the silent *)
+(* ones of a fast follower send none (in Zab mode every step acks).        *)
+AckSent(i, j) ==
+    /\ Len(msgs'[i][j]) > Len(msgs[i][j])
+    \* in the mode the line's zab bit says (2.7)
+    /\ Line.zab < 2 => ((ZabMode(i) \/ zabState[i] /= BROADCAST) <=> Line.zab = 1)
+SilentProposal(i, j) ==
+    /\ FollowerProcessPROPOSAL(i, j)
+    \* taken early for a COMMIT or a peer's ACK that the code counts once m is on its disk, before its
+    \* own ACK line (D3: the fsync and the ACK are two code steps), the step may send the ACK that line
+    \* sends (ZabCT seeds 1 and 4-6, 40 ticks: a COMMIT to a Zab-mode acker, D21; a peer's ACK)
+    /\ CoinToss /\ ~ZabMode(i) /\ zabState[i] = BROADCAST
+       /\ Line.action \notin {"FollowerProcessCOMMIT", "FollowerProcessACK"}
+       => ~AckSent(i, j)
 
 \* The spec step(s) that the line of server i with peer j names.
 Explain(i, j) ==
@@ -139,8 +179,15 @@ Explain(i, j) ==
       [] a = "FollowerProcessUPTODATE" -> FollowerProcessUPTODATE(i, j) \/ Deferred(i, j, UPTODATE)
       [] a = "LeaderProcessRequest" -> LeaderProcessRequest(i)
       [] a = "LeaderPersistLog" -> LeaderPersistLog(i)
-      [] a = "FollowerProcessPROPOSAL" -> FollowerProcessPROPOSAL(i, j) \/ UNCHANGED vars
+      \* the step the line explains sends the ACK (Head, in the coin-toss variants)
+      [] a = "FollowerProcessPROPOSAL" -> (FollowerProcessPROPOSAL(i, j) /\ AckSent(i, j)) \/ UNCHANGED vars
+      \* the zab bit of a fast variant's ACK (seed 003 2.7): Zab mode (1) or fast (0); 2 unobserved
       [] a = "LeaderProcessACK" -> LeaderProcessACK(i, j) /\ Msg(i, j).len = Line.mark
+                                   /\ (Line.zab < 2 => Msg(i, j).zab = Line.zab)
+      \* a peer's ACK (fast variants); the code's receiver may lack the acknowledged tail (mark is its own index)
+      [] a = "FollowerProcessACK" -> FollowerProcessACK(i, j) /\ PeerAckMatches(i, j)
+      \* D21: a fast follower re-acknowledges its log up to the mark in Zab mode
+      [] a = "FollowerReackZab" -> FollowerReackZabTo(i, Line.mark)
       [] a = "FollowerProcessCOMMIT" -> FollowerProcessCOMMIT(i, j) \/ Deferred(i, j, COMMIT)
       \* a follower that closed its link to the leader; the leader may have dropped it first
       \* (a leader drops a learner the same way: PartitionStart detaches the follower side only)
@@ -191,10 +238,14 @@ Silent(i) ==
     \/ \E j \in Server :
         \/ FollowerProcessCOMMIT(i, j)
         \/ FollowerProcessUPTODATE(i, j)
-        \/ FollowerProcessPROPOSAL(i, j)
+        \/ SilentProposal(i, j)
         \/ Line.action = "FollowerProcessCOMMIT" /\ FollowerProcessNEWLEADER(i, j)
         \/ Line.action = "LeaderProcessACK" /\ j = Line.peer /\ LeaderProcessACK(i, j)
+        \/ Line.action = "FollowerProcessACK" /\ j = Line.peer /\ FollowerProcessACK(i, j)
+        \* fast variants: an ACK of another follower that this server's role or epoch left behind
+        \/ Variant /= "Zab" /\ msgs[j][i] /= <<>> /\ Msg(i, j).mtype = ACK /\ DiscardStale(i, j)
         \/ Line.action \in {"LeaderPersistLog", "NodeCrash"} /\ j = i /\ LeaderPersistLog(i)
+    \/ SwitchMode(i)
 
 (* D13: the spec's crash of a leader, or a broken link, detaches its      *)
 (* followers at once; a code follower hears of it a moment later, and may  *)

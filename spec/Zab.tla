@@ -31,7 +31,9 @@ Variants == {"Zab", "ZabAc", "ZabAa", "ZabCt", "ZabCT", "ZabAA"}
 (* describe (cited at the action that changes).                           *)
 BugIds == {"3911", "4643", "4646", "4685", "2354", "4712"}
 ASSUME Variant \in Variants
-ASSUME Switching \in BOOLEAN /\ (Switching => Variant \in {"ZabCt", "ZabAA"})
+\* The paper defines 2.7 for ZabCt (ZabAA must switch, section 4); the Java server's leader-driven
+\* fallback to classic proposals is the same switch in every variant (trace validation, spec/README.md).
+ASSUME Switching \in BOOLEAN /\ (Switching => Variant /= "Zab")
 ASSUME Assumptions \subseteq {"A1.1", "A1.2"} /\ Bugs \subseteq BugIds
 ASSUME {MaxTxns, MaxEpoch, MaxCrashes, MaxPartitions} \subseteq Nat
 
@@ -474,6 +476,13 @@ FollowerProcessSNAP(i, j) ==
 (*   ACKLD follow in a later step (FollowerPersistLog).                    *)
 (* Bug "4685": the SyncThread's ACK of the logged proposals may reach the  *)
 (*   leader before the QuorumPeer thread's ACKLD (PR 1993's description).  *)
+(* D21: where followers count each other's acks (AckToFollowers), the     *)
+(* synced history, now logged, is acknowledged to the other followers too, *)
+(* as F3 acknowledges a logged PROPOSAL. Without it a follower that acked  *)
+(* m fast while a peer was cut off, the peer then getting m only by        *)
+(* synchronization, waits for that peer's ack of m for ever when no later  *)
+(* proposal comes: the leader sends it no COMMIT (CommitTo). Truthful: the *)
+(* history is on disk, so the Follower Invariant is kept.                  *)
 FollowerProcessNEWLEADER(i, j) ==
     /\ state[i] = FOLLOWING /\ leaderOf[i] = j
     /\ Pending(i, j, NEWLEADER)
@@ -481,7 +490,8 @@ FollowerProcessNEWLEADER(i, j) ==
     /\ LET late == Bugs \cap {"3911", "4646", "4643"} /= {}
            ackld == [mtype |-> ACKLD, len |-> Len(history[i])]
            ack == [mtype |-> ACK, epoch |-> Msg(i, j).epoch, len |-> Len(history[i]), zab |-> 1]
-           ms == Receive(msgs, j, i)
+           peers == IF AckToFollowers /\ ~late THEN Server \ {i, j} ELSE {}
+           ms == SendAll(Receive(msgs, j, i), i, peers, ack)
        IN /\ currentEpoch' = [currentEpoch EXCEPT ![i] = Msg(i, j).epoch]
           /\ durable' = [durable EXCEPT ![i] = IF late THEN @ ELSE Len(history[i])]
           /\ LET waits == /\ "4643" \in Bugs /\ "4646" \notin Bugs   \* ACKLD waits for the log write
@@ -693,13 +703,16 @@ LeaderProcessACK(i, j) ==
                    leaderOf, leaderEpoch, infoMaxEpoch, learners, ackepochRecv,
                    forwarding, ackldRecv, suspects, envVars, proposed, leaders>>
 
-\* Follower i counts a peer follower's explicit (or implicit) ack and commits to itself.
+\* Follower i counts a peer follower's explicit (or implicit) ack and commits to itself. The ack
+\* is kept whole, also past i's own log (FollowerCommitIndex never passes that log): an ack that
+\* arrives before i has logged m still counts once it has, as the Java server counts it (a ZabCT
+\* peer may send no later ack; trace validation, spec/README.md D20).
 FollowerProcessACK(i, j) ==
     /\ state[i] = FOLLOWING /\ zabState[i] \in {SYNCHRONIZATION, BROADCAST}
     /\ j /= leaderOf[i]
     /\ Pending(i, j, ACK)
     /\ Msg(i, j).epoch = currentEpoch[i]
-    /\ LET ai == [ackIndex[i] EXCEPT ![j] = Max(@, Min(Msg(i, j).len, Len(history[i])))]
+    /\ LET ai == [ackIndex[i] EXCEPT ![j] = Max(@, Msg(i, j).len)]
            lc == Max(lastCommitted[i], FollowerCommitIndex(i, ai, Len(history[i])))
        IN /\ ackIndex' = [ackIndex EXCEPT ![i] = ai]
           /\ lastCommitted' = [lastCommitted EXCEPT ![i] = lc]
@@ -720,6 +733,27 @@ FollowerProcessCOMMIT(i, j) ==
     /\ msgs' = Receive(msgs, j, i)
     /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, durable, up,
                    leaderOf, leaderVars, envVars, proposed, leaders>>
+
+(* D21, 2.7's switch on the follower's own timeout (A3): a follower whose *)
+(* log holds durable entries it has not delivered re-acknowledges them to  *)
+(* its leader with zab = 1, unless its leader counts it as a Zab-mode      *)
+(* acker already (its last ACK, delivered or in flight, had zab = 1). The  *)
+(* leader answers with the COMMIT of what is committed and sends it the    *)
+(* COMMITs of the rest (CommitTo). Without it a fast follower can wait for *)
+(* ever for a peer's ack that is never sent (the peer got m by             *)
+(* synchronization, or acked it in Zab mode before UPTODATE) or was lost   *)
+(* (a partition between the followers), as no later proposal comes.       *)
+LastAckZab(i, j) ==
+    LET acks == {k \in 1..Len(msgs[i][j]) : msgs[i][j][k].mtype = ACK}
+    IN IF acks = {} THEN i \in zabAckers[j] ELSE msgs[i][j][MaxOf(acks)].zab = 1
+FollowerReackZabTo(i, n) ==
+    LET j == leaderOf[i]
+    IN /\ Switching /\ up[i] /\ state[i] = FOLLOWING /\ zabState[i] = BROADCAST
+       /\ lastCommitted[i] < n /\ n <= durable[i]
+       /\ state[j] = LEADING /\ i \in forwarding[j] /\ ~LastAckZab(i, j)
+       /\ msgs' = Send(msgs, i, j, [mtype |-> ACK, epoch |-> currentEpoch[i], len |-> n, zab |-> 1])
+       /\ UNCHANGED <<serverVars, leaderVars, envVars, ghostVars>>
+FollowerReackZab(i) == \E n \in 1..Len(history[i]) : FollowerReackZabTo(i, n)
 
 (* A3 (2.1, 2.7): follower i starts or stops suspecting follower k of a   *)
 (* crash. Suspicions need not be true: k may be up, and a suspicion may be *)
@@ -891,8 +925,8 @@ LeaderLoseQuorum(i) ==
     /\ UNCHANGED <<acceptedEpoch, currentEpoch, up, envVars, ghostVars>>
 
 ----------------------------------------------------------------------------
-\* Every step of the protocol and its environment except client requests.
-ProtocolNext ==
+\* Every step of the protocol and its environment except client requests and suspicions.
+CoreNext ==
     \/ \E i \in Server, Q \in SUBSET Server : ElectLeader(i, Q)
     \/ \E i, j \in Server : FollowerJoin(j, i)
     \/ \E i, j \in Server : LeaderProcessFOLLOWERINFO(i, j)
@@ -911,8 +945,7 @@ ProtocolNext ==
     \/ \E i, j \in Server : DiscardStale(i, j)
     \/ \E i \in Server : LeaderPersistLog(i)
     \/ \E i \in Server : FollowerPersistLog(i)
-    \/ \E i, k \in Server : FollowerSuspect(i, k)
-    \/ \E i, k \in Server : FollowerUnsuspect(i, k)
+    \/ \E i \in Server : FollowerReackZab(i)
     \/ \E i \in Server : LeaderLoseQuorum(i)
     \/ \E i \in Server : NodeCrash(i)
     \/ \E i \in Server : NodeStart(i)
@@ -920,6 +953,13 @@ ProtocolNext ==
     \/ \E i, j \in Server : PartitionRecover(i, j)
     \/ \E i, j \in Server : FollowerHandNEWLEADERToSyncThread(i, j)
     \/ \E i \in Server : SyncThreadWrite(i)
+
+\* A3's suspicions (2.7) may come and go for ever (they may be wrong): no fairness is asked of them.
+SuspectNext ==
+    \/ \E i, k \in Server : FollowerSuspect(i, k)
+    \/ \E i, k \in Server : FollowerUnsuspect(i, k)
+
+ProtocolNext == CoreNext \/ SuspectNext
 
 Next == ProtocolNext \/ \E i \in Server : LeaderProcessRequest(i)
 
@@ -1047,9 +1087,20 @@ ZabInvariants ==
 (* that stays up and connected elects a leader and commits a write.        *)
 FairSpec ==
     /\ Spec
-    /\ WF_vars(ProtocolNext)
+    /\ WF_vars(CoreNext)
     /\ WF_vars(\E i \in Server : LeaderProcessRequest(i))
 
 EventuallyLeader == <>(\E i \in Server : state[i] = LEADING /\ zabState[i] = BROADCAST)
 EventuallyCommitted == <>(\E i \in Server : lastCommitted[i] >= 1 /\ history[i][1].value = 1)
+
+(* Every follower broadcasting with a leader comes to deliver what that   *)
+(* leader committed: a client whose write was acknowledged by the leader's *)
+(* quorum, connected to that follower, is answered (the simulator's        *)
+(* Liveness). The fast variants' followers that get no COMMIT (CommitTo)  *)
+(* must learn it from their peers' acks (D21).                             *)
+FollowersCatchUp ==
+    <>[](\A i \in Server :
+            (up[i] /\ state[i] = FOLLOWING /\ zabState[i] = BROADCAST
+             /\ state[leaderOf[i]] = LEADING /\ zabState[leaderOf[i]] = BROADCAST)
+            => lastCommitted[i] >= lastCommitted[leaderOf[i]])
 =============================================================================

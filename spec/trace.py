@@ -36,7 +36,8 @@ MARKED = {"FollowerProcessPROPOSAL", "FollowerProcessDIFF", "FollowerProcessSNAP
 ACTIONS = MARKED | {"ElectLeader", "FollowerJoin", "LeaderProcessFOLLOWERINFO", "FollowerProcessLEADERINFO",
                     "LeaderProcessACKEPOCH", "LeaderProcessACKLD", "FollowerProcessUPTODATE", "LeaderProcessRequest",
                     "LeaderPersistLog", "LeaderProcessACK", "FollowerProcessCOMMIT", "PartitionStart",
-                    "LeaderLoseQuorum", "NodeCrash", "NodeStart"}
+                    "LeaderLoseQuorum", "NodeCrash", "NodeStart", "FollowerProcessACK",
+                    "FollowerReackZab"}
 
 
 # Where the code's disk is observed: the leader's log write is the spec's LeaderPersistLog exactly; a
@@ -135,7 +136,8 @@ def record(s):
               ("currentEpoch", s["currentEpoch"]), ("history", hist),
               ("exact", exact), ("durable", s["durable"]),
               ("durableCheck", DURABLE_CHECK.get(s["action"], "none")), ("delivered", s["delivered"]),
-              ("recovered", s["recovered"]), ("mark", max(s["mark"], 0)), ("minLen", min_len)]
+              ("recovered", s["recovered"]), ("mark", max(s["mark"], 0)), ("minLen", min_len),
+              ("zab", s.get("zab", 2))]  # 2: unobserved (TLA+ Naturals has no -1)
     return "[" + ", ".join(f"{k} |-> {tla(v)}" for k, v in fields) + "]"
 
 
@@ -172,7 +174,7 @@ def write_model(traces, d, report_line=0):
     with open(os.path.join(d, "TraceZab.cfg"), "w") as f:
         f.write("INIT TraceInit\nNEXT TraceNext\n"
                 "CONSTANTS\n  Server <- TraceServers\n  Variant = \"" + header["variant"] + "\"\n"
-                "  Switching = FALSE\n  Assumptions = {}\n  Bugs = {}\n  MaxTxns <- TraceMaxTxns\n"
+                "  Switching = " + ("FALSE" if header["variant"] == "Zab" else "TRUE") + "\n  Assumptions = {}\n  Bugs = {}\n  MaxTxns <- TraceMaxTxns\n"
                 "  MaxEpoch <- TraceMaxEpoch\n  MaxCrashes <- TraceMaxCrashes\n  MaxPartitions <- TraceMaxPartitions\n"
                 "INVARIANT Progress\n")
     for m in ("Zab.tla", "TraceZab.tla"):
@@ -317,6 +319,11 @@ def sim_trace(args, seed, d):
     return sim_traces(args, [seed], d)[0]
 
 
+# The fast variants' shapes in CI (ZabAc is defined for 3 servers only, seed 003 2.5). 5 servers (5:ZabAa,
+# 5:ZabCt, 5:ZabCT with --variants) are not in CI: each follower's ACKs to every peer multiply TLC's silent
+# steps, and a 5-server ZabAa trace of 40 ticks did not finish in 120 s (spec/README.md, "Fast variants").
+VARIANT_SHAPES = "3:ZabAc,3:ZabAa,3:ZabCt,3:ZabCT"
+
 BATCH = 20  # traces per TLC run: TLC's start-up (about 2 s) is paid once per batch
 
 
@@ -456,14 +463,20 @@ def suite(a):
     mode = "fault-free" if a.fault_free else "with crashes and partitions"
     runs = [(servers, list(range(a.first_seed, a.first_seed + seeds)), ticks)
             for servers, seeds, ticks in ((3, a.seeds3, a.ticks), (5, a.seeds5, a.ticks5 or a.ticks)) if seeds > 0]
-    if not a.fault_free:
+    classic = a.seeds3 > 0 or a.seeds5 > 0  # the regression and known-open seeds are classic Zab's
+    if not a.fault_free and classic:
         runs += [(servers, [seed], ticks) for servers, seed, ticks in REGRESSION_SEEDS
                  if not any(servers == sv and seed in ss and ticks == tk for sv, ss, tk in runs)]
-    for servers, seeds, ticks in runs:
+    runs = [(servers, "Zab", seeds, ticks) for servers, seeds, ticks in runs]
+    # each fast variant, whole traces (broadcast included), shorter runs: spec/README.md, fast variants
+    for shape in (a.variants.split(",") if a.variants and a.variant_seeds > 0 else []):
+        servers, variant = shape.split(":")
+        runs.append((int(servers), variant, list(range(a.first_seed, a.first_seed + a.variant_seeds)), a.variant_ticks))
+    for servers, variant, seeds, ticks in runs:
         t0 = time.time()
-        shape = argparse.Namespace(servers=servers, variant="Zab", ticks=ticks, fault_free=a.fault_free, plant="",
+        shape = argparse.Namespace(servers=servers, variant=variant, ticks=ticks, fault_free=a.fault_free, plant="",
                                    out=a.out)
-        label = f"{servers} servers, Zab, {mode}, {ticks} ticks: "
+        label = f"{servers} servers, {variant}, {mode}, {ticks} ticks: "
         r = validate(shape, seeds, label)
         worst = max(worst, summarize(label, seeds, r, time.time() - t0))
         if r["error"]:
@@ -472,7 +485,7 @@ def suite(a):
                  "states": total["states"] + r["states"]}
         for k, v in r["actions"].items():
             actions[k] = actions.get(k, 0) + v
-    if not a.fault_free:
+    if not a.fault_free and classic:
         worst = max(worst, check_known_open(a.out))
     print("trace.py: steps per action: " + ", ".join(f"{k} {v}" for k, v in sorted(actions.items())))
     verdict = "VALID" if worst == 0 else ("INVALID" if worst == 1 else "UNDECIDED")
@@ -502,27 +515,39 @@ def synced_before_newleader_survived(steps):
     return False
 
 
-# The planted divergences (bug-zoo switches of io.zabkit.zab.Bug, SimMain --bug NAME): whether they need
-# the simulator's faults, the last seed to try, and how a trace shows the plant acted.
-PLANTS = {
+def acked_before_logged(steps):
+    return any(s["action"] == "FollowerProcessPROPOSAL" and s["durable"] < s["mark"] for s in steps)
+
+
+def fast_acked_before_logged(steps):
+    """A fast ACK (zab = 0) that left before its proposal was on the follower's disk."""
+    return any(s["action"] == "FollowerProcessPROPOSAL" and s.get("zab") == 0 and s["durable"] < s["mark"]
+               for s in steps)
+
+
+# The planted divergences (bug-zoo switches of io.zabkit.zab.Bug, SimMain --bug NAME): the variant they run
+# under, whether they need the simulator's faults, the last seed to try, and how a trace shows the plant acted.
+PLANTS = [
     # a follower ACKs a proposal before its log write is durable
-    "ACK_BEFORE_FSYNC": (False, 5, lambda steps: any(
-        s["action"] == "FollowerProcessPROPOSAL" and s["durable"] < s["mark"] for s in steps)),
+    ("ACK_BEFORE_FSYNC", "Zab", False, 5, acked_before_logged),
     # a follower takes currentEpoch at NEWLEADER, before its synced history is durable (ZOOKEEPER-4643)
-    "ZK4643_EPOCH_BEFORE_HISTORY": (False, 5, lambda steps: any(
+    ("ZK4643_EPOCH_BEFORE_HISTORY", "Zab", False, 5, lambda steps: any(
         s["action"] in ("FollowerProcessDIFF", "FollowerProcessSNAP") and s["currentEpoch"] == s["acceptedEpoch"] > 0
         for s in steps)),
     # D17 undone: a follower logs the synced proposals before NEWLEADER, and a crash there keeps them
-    "ZK2354_SYNC_LOGGED_BEFORE_NEWLEADER": (True, 100, synced_before_newleader_survived),
-}
+    ("ZK2354_SYNC_LOGGED_BEFORE_NEWLEADER", "Zab", True, 100, synced_before_newleader_survived),
+    # the fast rule broken: a ZabAa follower ACKs a fast proposal (to the leader and its peers) from memory,
+    # before its log write, as the server did before it followed the paper (seed 003 2.5: log m, then ack)
+    ("ACK_BEFORE_FSYNC", "ZabAa", False, 5, fast_acked_before_logged),
+]
 
 
 def teeth(a):
     """Each planted divergence must be rejected at the first seed whose trace shows the plant acting;
     accepting such a trace, or rejecting an unaffected one before it, is a failure."""
     os.makedirs(a.out, exist_ok=True)
-    for plant, (faults, max_seeds, acted) in PLANTS.items():
-        shape = argparse.Namespace(servers=3, variant="Zab", ticks=a.ticks, fault_free=not faults, plant=plant,
+    for plant, variant, faults, max_seeds, acted in PLANTS:
+        shape = argparse.Namespace(servers=3, variant=variant, ticks=a.ticks, fault_free=not faults, plant=plant,
                                    out=a.out)
         paths = sim_traces(shape, list(range(1, max_seeds + 1)), a.out)
         first = next((seed for seed, path in enumerate(paths, 1) if acted(load(path)[1])), None)
@@ -540,10 +565,10 @@ def teeth(a):
         for path in paths[:first - 1] + paths[first:]:
             os.remove(path)  # only the caught trace is kept
         msg = verdicts[-1][2]
-        print(f"trace.py: teeth: planted {plant} ({'with faults' if faults else 'fault-free'}) caught at seed {first}, "
+        print(f"trace.py: teeth: planted {plant} under {variant} ({'with faults' if faults else 'fault-free'}) caught at seed {first}, "
               f"its first affected seed" + (f" (seeds 1..{first - 1} accepted):" if first > 1 else ":"))
         print("  " + msg.splitlines()[0] + "\n  " + msg.splitlines()[1][:300], flush=True)
-    print(f"trace.py: teeth: every planted divergence caught ({', '.join(PLANTS)})")
+    print(f"trace.py: teeth: every planted divergence caught ({', '.join(p + ' under ' + v for p, v, *_ in PLANTS)})")
     return 0
 
 
@@ -564,7 +589,7 @@ def main(argv):
     s.add_argument("--plant", default="", help="a bug-zoo switch (io.zabkit.zab.Bug, e.g. ACK_BEFORE_FSYNC) planted in the core, to show it is caught")
     s.add_argument("--until", default="", help="validate each trace only up to its first line of this action (e.g. LeaderProcessRequest for the fast variants)")
     s.add_argument("--out", default=os.path.join(ROOT, "results", "trace"), help="where rejected traces are kept")
-    u = sub.add_parser("suite", help="what make tlc-trace runs: 3 and 5 servers with crashes and partitions, classic Zab")
+    u = sub.add_parser("suite", help="what make tlc-trace runs: 3 and 5 servers with crashes and partitions, classic Zab and each fast variant")
     u.add_argument("--seeds3", type=int, default=20)
     u.add_argument("--seeds5", type=int, default=4)
     u.add_argument("--first-seed", type=int, default=1)
@@ -572,6 +597,9 @@ def main(argv):
     u.add_argument("--fault-free", action="store_true", help="no crash, power loss or partition")
     u.add_argument("--ticks5", type=int, default=0, help="ticks of the 5-server runs (default: --ticks)")
     u.add_argument("--tlc-timeout", type=int, default=TLC_TIMEOUT_S, help="seconds per TLC run (a batch, or a trace alone) before its traces are undecided")
+    u.add_argument("--variants", default=VARIANT_SHAPES, help="fast variant shapes SERVERS:VARIANT, comma-separated")
+    u.add_argument("--variant-seeds", type=int, default=0, help="seeds per fast variant shape (0: none)")
+    u.add_argument("--variant-ticks", type=int, default=60, help="ticks of the fast variants' runs")
     u.add_argument("--out", default=os.path.join(ROOT, "results", "trace"))
     v = sub.add_parser("survey", help="seeds with crashes and partitions, validated past rejections, grouped")
     v.add_argument("--servers", type=int, default=3)

@@ -42,8 +42,19 @@ final class Following extends Role {
     private boolean syncedByTrunc;
     /** The highest zxid this follower ACKed; invariant: only grows. */
     private long lastAckSent = -1;
-    /** Fast proposals received and not yet delivered, by zxid. */
-    private final TreeMap<Long, Boolean> receivedFast = new TreeMap<>();
+    /** The last ACK sent past NEWLEADER had zab = 1: the leader counts this follower as a Zab-mode acker. */
+    private boolean lastAckZabMode;
+    /** What lastCommitted and lastPersisted were when last seen to change, and since when (re-ack, D21). */
+    private long watchedCommitted = -1;
+    private long watchedPersisted = -1;
+    private long unchangedSinceMs;
+    /**
+     * Fast variants: the broadcast proposals received and not yet durable, by zxid, with how they are
+     * acknowledged once logged (log, then ACK: seed 003 2.4-2.6, Zab.tla's FollowerProcessPROPOSAL).
+     */
+    private final TreeMap<Long, Received> notYetLogged = new TreeMap<>();
+    /** Whether the last proposal that became durable here came fast: this follower's mode (not Zab mode). */
+    private boolean fastMode;
     /**
      * A SNAP behind this server's applied state (a just-recovered leader applied only its snapshot):
      * the leader's proposals up to here are ones this server already applied, and are skipped; -1 when
@@ -86,7 +97,15 @@ final class Following extends Role {
     }
     /** Bug.ZK3911_DIFF_LOGGED_AT_UPTODATE: synced proposals held in memory until UPTODATE. */
     private final java.util.List<Txn> loggedAtUpToDate = new java.util.ArrayList<>();
-    /** Ack-to-all variants: the highest zxid each other server acknowledged to us. */
+    /** How a broadcast proposal is acknowledged: fast (zab = 0) or in Zab mode, and the coin's face. */
+    private record Received(boolean fast, boolean head) {
+        /** Whether its ACK leaves once it is logged (Zab mode always; fast on Head). */
+        boolean acked() {
+            return !fast || head;
+        }
+    }
+
+    /** Fast variants: the highest zxid each other follower acknowledged to us (peer ACKs, FollowerProcessACK). */
     private final Map<Long, Long> peerAcks = new TreeMap<>();
 
     Following(Zab zab, long leader) {
@@ -132,7 +151,7 @@ final class Following extends Role {
                 leaderLastHeardMs = zab.nowMs;
             }
             receiveFromLeader(m);
-        } else if (m instanceof Ack a && zab.config.variant().acksToAll()) {
+        } else if (m instanceof Ack a && zab.config.variant() != Variant.Zab) {
             followerProcessPeerAck(from, a);
         } else {
             zab.discardStale(from, m);
@@ -183,16 +202,6 @@ final class Following extends Role {
     @Override
     void persisted() {
         followerAfterPersist();
-    }
-
-    @Override
-    boolean isFast(long zxid) {
-        return receivedFast.containsKey(zxid);
-    }
-
-    @Override
-    void delivered(long zxid) {
-        receivedFast.remove(zxid);
     }
 
     @Override
@@ -425,10 +434,15 @@ final class Following extends Role {
             zab.trace("FollowerProcessNEWLEADER", leader, newLeaderZxid);
         }
         long z = ackingNewLeader && ackNewLeaderBeforeDurable() ? Math.max(zab.selfAck(), newLeaderZxid) : zab.selfAck();
-        if (ackingNewLeader || z > lastAckSent && !fastRules.leftToTheCoin(zab.history, receivedFast, lastAckSent, z)) {
-            followerSendAck(z); // classic: ACK what is now durable; coin toss leaves fast ones to the coin
+        if (ackingNewLeader || zab.config.variant() == Variant.Zab) {
+            followerSendAck(z, true); // classic: ACK what is now durable
+            notYetLogged.headMap(z, true).clear(); // proposals behind NEWLEADER: its ACK covered them
+            if (ackingNewLeader) {
+                ackSyncedHistoryToPeers();
+            }
+        } else {
+            followerAckLogged(z);
         }
-        followerFastCommits();
         zab.deliverCommitted();
         if (ackingNewLeader && !deferredUntilNewLeader.isEmpty()) {
             java.util.List<Message> deferred = java.util.List.copyOf(deferredUntilNewLeader);
@@ -440,6 +454,52 @@ final class Following extends Role {
                 receiveFromLeader(m);
             }
         }
+    }
+
+    /**
+     * Where followers count each other's acks, the synced history, now on disk, is acknowledged to the
+     * other followers too, as a logged PROPOSAL is (Zab.tla's FollowerProcessNEWLEADER, spec/README.md D21):
+     * a follower that acked m fast while this one was cut off gets no COMMIT of m (CommitTo) and, with no
+     * later proposal, would otherwise wait for this follower's ack of m for ever (ZabCT seeds 650, 400791).
+     */
+    private void ackSyncedHistoryToPeers() {
+        if (zab.config.variant() == Variant.Zab || !fastRules.acksToFollowers() || ackNewLeaderBeforeDurable()) {
+            return;
+        }
+        assert ackedNewLeader && zab.lastPersisted >= newLeaderZxid : "a peer ACK of a synced history not on disk";
+        Ack ack = new Ack(zab.currentEpoch, newLeaderZxid, true);
+        for (long peer : zab.config.voters()) {
+            if (peer != zab.self && peer != leader) {
+                zab.effects.send(peer, ack);
+            }
+        }
+    }
+
+    /**
+     * Fast variants, the proposals now logged up to z: each is acknowledged in the mode it came in (a
+     * classic one in Zab mode, a fast one only on the coin's Head), cumulatively, through the last one
+     * whose ACK leaves; a fast last one lets the follower commit to itself (FollowerCommitIndex).
+     */
+    private void followerAckLogged(long z) {
+        java.util.NavigableMap<Long, Received> logged = notYetLogged.headMap(z, true);
+        if (logged.isEmpty()) {
+            return;
+        }
+        long target = -1;
+        boolean zabBit = true;
+        for (Map.Entry<Long, Received> e : logged.entrySet()) {
+            if (e.getValue().acked()) {
+                target = e.getKey();
+                zabBit = !e.getValue().fast();
+            }
+        }
+        fastMode = logged.lastEntry().getValue().fast();
+        logged.clear();
+        assert notYetLogged.isEmpty() || notYetLogged.firstKey() > z : "a logged proposal left unacknowledged";
+        if (target > lastAckSent) {
+            followerSendAck(target, zabBit);
+        }
+        followerCommitsToItself();
     }
 
     /** ZOOKEEPER-3911 and -4646: the ACK of NEWLEADER leaves before the synced history is durable. */
@@ -483,21 +543,18 @@ final class Following extends Role {
         } else {
             zab.effects.log(t);
         }
-        if (ackedNewLeader && !p.fast() && zab.config.bug(Bug.ACK_BEFORE_FSYNC)) {
-            followerSendAck(t.zxid());
+        if (ackedNewLeader && zab.config.bug(Bug.ACK_BEFORE_FSYNC)) {
+            followerSendAck(t.zxid(), !p.fast()); // planted: an ACK (classic or fast) before the log write
         }
         if (zabState == ZabState.BROADCAST && zab.config.bug(Bug.APPLY_BEFORE_COMMIT)) {
             zab.lastCommitted = Math.max(zab.lastCommitted, t.zxid()); // applied once durable, no COMMIT awaited
         }
-        if (!p.fast() || !ackedNewLeader) {
-            return;
+        if (zab.config.variant() == Variant.Zab || newLeaderZxid < 0) {
+            return; // classic, and synced proposals: acknowledged by followerAfterPersist as they become durable
         }
-        receivedFast.put(t.zxid(), Boolean.TRUE);
-        if (fastRules.followerAcksAtOnce(zab.coin)) {
-            followerSendAck(zab.selfAck());
-        }
-        followerFastCommits();
-        zab.deliverCommitted();
+        // Zab mode before UPTODATE whatever the leader says (Zab.tla: zab = 1 outside BROADCAST)
+        boolean fast = p.fast() && zabState == ZabState.BROADCAST;
+        notYetLogged.put(t.zxid(), new Received(fast, fast && fastRules.coinShowsHead(zab.coin)));
     }
 
     /**
@@ -519,17 +576,21 @@ final class Following extends Role {
         return true;
     }
 
-    private void followerSendAck(long z) {
+    private void followerSendAck(long z, boolean zabBit) {
         if (z <= lastAckSent) {
             return;
         }
+        assert z <= zab.lastPersisted || zab.config.bug(Bug.ACK_BEFORE_FSYNC) || ackNewLeaderBeforeDurable()
+                : "ACK of " + Txn.zxidString(z) + " before it is logged";
         lastAckSent = z;
+        lastAckZabMode = zabBit && z > newLeaderZxid;
         if (z > newLeaderZxid) {
-            zab.trace("FollowerProcessPROPOSAL", leader, z); // the spec's log-then-ack step, through z
+            // the spec's log-then-ack step, through z; the zab bit only where it can be 0
+            zab.trace("FollowerProcessPROPOSAL", leader, z, zab.config.variant() == Variant.Zab ? -1 : zabBit ? 1 : 0);
         }
-        Ack ack = new Ack(zab.currentEpoch, z);
+        Ack ack = new Ack(zab.currentEpoch, z, zabBit);
         zab.effects.send(leader, ack);
-        if (zab.config.variant().acksToAll()) {
+        if (!zabBit && fastRules.acksToFollowers()) {
             for (long peer : zab.config.voters()) {
                 if (peer != zab.self && peer != leader) {
                     zab.effects.send(peer, ack);
@@ -542,28 +603,39 @@ final class Following extends Role {
         if (zxid > zab.lastCommitted) {
             zab.lastCommitted = Math.min(zxid, zab.history.lastZxid());
         }
-        followerFastCommits(); // a COMMIT of a classic proposal may unblock fast ones behind it
         zab.deliverCommitted();
         zab.trace(action, leader, zxid);
     }
 
-    /** The fast variants' own commit rules, re-evaluated whenever what they depend on moves. */
-    private void followerFastCommits() {
-        if (!ackedNewLeader) {
+    /**
+     * Zab.tla's FollowerCommitIndex: not in Zab mode (the last proposal logged came fast) and
+     * broadcasting, the follower commits to itself what enough followers' acks cover, its own durable
+     * ack included. Evaluated where the spec does: when it logs (and acks) and when a peer's ACK comes.
+     */
+    private void followerCommitsToItself() {
+        if (!fastMode || zabState != ZabState.BROADCAST) {
             return;
         }
-        long reach = fastRules.followerCommitReach(zab.history.lastZxid(), zab.selfAck(), leader, peerAcks);
-        zab.lastCommitted = FastRules.commitFastRun(zab.history, receivedFast, zab.lastCommitted, reach);
+        long reach = Math.min(fastRules.followerCommitReach(zab.lastPersisted, peerAcks, leader), zab.history.lastZxid());
+        if (reach > zab.lastCommitted) {
+            // ZabAc counts no peer: its own ack is the only one (2.5 F3); ack-to-all variants may count peers'
+            assert zab.config.variant() != Variant.ZabAc || reach <= zab.lastPersisted : "ZabAc commits only what it logged";
+            zab.lastCommitted = reach;
+        }
     }
 
-    /** ZabAa/ZabCT: another follower's ACK; the leader's PROPOSAL counts as its ACK. */
+    /** FollowerProcessACK: another follower's ACK (fast variants), counted as its log reaching that zxid. */
     private void followerProcessPeerAck(long from, Ack a) {
-        if (a.epoch() != zab.currentEpoch) {
+        if (a.epoch() != zab.currentEpoch || zabState == ZabState.DISCOVERY) {
+            zab.discardStale(from, a);
             return;
         }
+        // counted whole, also past what this follower holds (Zab.tla's FollowerProcessACK, as refined by trace
+        // validation): its commit reach never passes its own log, and a ZabCT peer may send no later ACK
         peerAcks.merge(from, a.zxid(), Math::max);
-        followerFastCommits();
+        followerCommitsToItself();
         zab.deliverCommitted();
+        zab.trace("FollowerProcessACK", from, a.zxid());
     }
 
     @Override
@@ -578,8 +650,39 @@ final class Following extends Role {
         if (zabState == ZabState.DISCOVERY && !gotLeaderInfo && zab.nowMs >= nextFollowerInfoMs) {
             sendFollowerInfo(); // the leader may still have been finalizing its election
         }
-        if (zabState == ZabState.BROADCAST && config.variant().coinToss()) {
-            followerSendAck(zab.selfAck()); // the coin-toss fallback: a cumulative ACK when idle
+        if (zabState == ZabState.BROADCAST && config.variant().coinToss() && zab.lastPersisted > lastAckSent
+                && zab.lastPersisted > newLeaderZxid) {
+            // Liveness: the last proposal, left by the coin, is acknowledged when the follower is idle, as a
+            // Head of its coin would have (Zab.tla's FollowerProcessPROPOSAL of it, taken now; the mode it
+            // came in is the mode the follower is in).
+            followerSendAck(zab.lastPersisted, !fastMode);
         }
+        if (zabState == ZabState.BROADCAST && config.variant() != Variant.Zab) {
+            followerReackIfStuck();
+        }
+    }
+
+    /**
+     * Zab.tla's FollowerReackZab (spec/README.md D21; seed 003 2.7's switch on this follower's own
+     * timeout): logged entries not delivered for a whole tick, and the leader does not count this follower
+     * as a Zab-mode acker, so no COMMIT of them is owed to it and the peers' acks it waits for may never
+     * come (a peer that got them by synchronization, acked them in Zab mode, or whose ACK a broken link
+     * lost). It acknowledges its log again with zab = 1; the leader answers with COMMIT.
+     */
+    private void followerReackIfStuck() {
+        long persisted = zab.lastPersisted;
+        if (zab.lastCommitted != watchedCommitted || persisted != watchedPersisted) {
+            watchedCommitted = zab.lastCommitted;
+            watchedPersisted = persisted;
+            unchangedSinceMs = zab.nowMs;
+            return;
+        }
+        if (zab.lastCommitted >= persisted || lastAckZabMode || zab.nowMs - unchangedSinceMs < zab.tickTimeMs) {
+            return;
+        }
+        assert persisted <= zab.history.lastZxid() && ackedNewLeader : "a re-ack of what is not logged in this epoch";
+        lastAckZabMode = true;
+        zab.trace("FollowerReackZab", leader, persisted, 1);
+        zab.effects.send(leader, new Ack(zab.currentEpoch, persisted, true));
     }
 }

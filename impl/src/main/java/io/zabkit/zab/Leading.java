@@ -24,7 +24,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * LEADING: discovery (a quorum of FOLLOWERINFO, a new epoch in LEADERINFO, a quorum of ACKEPOCH),
@@ -43,8 +42,6 @@ final class Leading extends Role {
     private boolean syncStarted;
     private final long roleStartMs;
     private long nextPingMs;
-    /** Proposals of this epoch made under a fast variant and not yet committed, by zxid; absent means classic. */
-    private final TreeMap<Long, Boolean> fastProposals = new TreeMap<>();
     /** ACKEPOCHs from the quorum on that wait for the leader's own history to be durable (trace only). */
     private final List<Long> ackEpochsAwaitingDisk = new ArrayList<>();
 
@@ -130,11 +127,6 @@ final class Leading extends Role {
                 zab.trace("LeaderPersistLog", -1, zab.lastPersisted);
             }
         }
-    }
-
-    @Override
-    boolean isFast(long zxid) {
-        return fastProposals.containsKey(zxid);
     }
 
     @Override
@@ -297,6 +289,7 @@ final class Leading extends Role {
             return;
         }
         l.ackedZxid = Math.max(l.ackedZxid, a.zxid());
+        boolean wasAckld = l.ackedNewLeader;
         if (!l.ackedNewLeader && l.ackedZxid >= l.newLeaderZxid) {
             l.ackedNewLeader = true; // ACKLD
             if (zabState == ZabState.SYNCHRONIZATION) {
@@ -310,9 +303,21 @@ final class Leading extends Role {
             zab.trace("LeaderProcessACKLD", from, -1);
         }
         if (zabState == ZabState.BROADCAST) {
+            long committedBefore = zab.lastCommitted;
+            // An ACK past NEWLEADER, or (fast variants) a Zab-mode re-ack of the synced history after ACKLD
+            // (Zab.tla's FollowerReackZab, spec/README.md D21): the spec's LeaderProcessACK
+            boolean pastNewLeader = a.zxid() > l.newLeaderZxid
+                    || wasAckld && zab.config.variant() != Variant.Zab && a.zab();
+            if (pastNewLeader) {
+                l.zabAcker = a.zab(); // 2.7: a Zab-mode follower waits for COMMITs
+            }
             leaderMaybeCommit();
-            if (a.zxid() > l.newLeaderZxid) {
-                zab.trace("LeaderProcessACK", from, a.zxid()); // the ACKs past NEWLEADER (spec/README.md, D2)
+            if (pastNewLeader && zab.config.variant() != Variant.Zab && a.zab() && a.zxid() <= committedBefore) {
+                zab.effects.send(l.id, new Commit(a.zxid())); // 2.7: a Zab-mode ACK of what is committed already
+            }
+            if (pastNewLeader) {
+                // the ACKs past NEWLEADER (spec/README.md, D2); the zab bit only where it can be 0
+                zab.trace("LeaderProcessACK", from, a.zxid(), zab.config.variant() == Variant.Zab ? -1 : a.zab() ? 1 : 0);
             }
         }
     }
@@ -348,9 +353,6 @@ final class Leading extends Role {
         zab.history.append(txn);
         zab.effects.log(txn);
         boolean fast = fastRules.leaderProposesFast(learners);
-        if (fast) {
-            fastProposals.put(txn.zxid(), Boolean.TRUE);
-        }
         for (Learner l : learners.all()) {
             if (l.forwarding) {
                 zab.effects.send(l.id, new Proposal(txn, fast));
@@ -370,21 +372,16 @@ final class Leading extends Role {
             zab.deliverCommitted();
             return;
         }
-        boolean anyClassic = false;
-        for (Txn t : zab.history.range(zab.lastCommitted, z)) {
-            if (!fastProposals.containsKey(t.zxid())) {
-                anyClassic = true;
-            }
-        }
         zab.advanceCommit(z);
-        if (zab.config.variant().sendsCommit() || anyClassic) {
-            for (Learner l : learners.all()) {
-                if (l.forwarding) {
-                    zab.effects.send(l.id, new Commit(z));
-                }
+        // Classic Zab: COMMIT to every synced follower. The fast variants (Zab.tla's CommitTo): only to the
+        // followers whose last ACK was in Zab mode; the others commit to themselves (FollowerCommitIndex).
+        boolean classic = zab.config.variant() == Variant.Zab;
+        for (Learner l : learners.all()) {
+            if (l.forwarding && (classic || l.zabAcker)) {
+                assert classic || l.ackedNewLeader : "a Zab-mode acker that never acknowledged NEWLEADER";
+                zab.effects.send(l.id, new Commit(z));
             }
         }
-        fastProposals.headMap(z, true).clear();
     }
 
     private void leaderProcessPing(Ping p) {

@@ -28,6 +28,8 @@ final class LearnerProgress {
         boolean ackedNewLeader;
         /** Highest zxid it acknowledged as logged (cumulative); invariant: only grows. */
         long ackedZxid = -1;
+        /** Its last ACK past NEWLEADER had zab = 1 (seed 003 2.7, Zab.tla's zabAckers): it waits for COMMITs. */
+        boolean zabAcker;
         long lastHeardMs;
 
         Learner(long id, long nowMs) {

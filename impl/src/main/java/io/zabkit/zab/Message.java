@@ -62,9 +62,16 @@ public sealed interface Message {
 
     /**
      * A follower logged its history up to zxid (cumulative). Sent for NEWLEADER (ACKLD) and PROPOSALs;
-     * in the ack-to-all variants also to the other followers.
+     * in the ack-to-all variants also to the other followers. {@code zab} is spec/Zab.tla's bit (seed 003
+     * section 2.7): true when the follower acknowledged in Zab mode (classic Zab, a proposal the leader
+     * made classic, or before UPTODATE), and then waits for the leader's COMMIT; false for a fast ACK.
      */
-    record Ack(long epoch, long zxid) implements Message {}
+    record Ack(long epoch, long zxid, boolean zab) implements Message {
+        /** A classic Zab ACK. */
+        public Ack(long epoch, long zxid) {
+            this(epoch, zxid, true);
+        }
+    }
 
     /** The follower may serve clients: everything up to the NEWLEADER zxid is committed. */
     record UpToDate(long zxid) implements Message {}

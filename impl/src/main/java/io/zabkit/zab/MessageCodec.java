@@ -96,6 +96,7 @@ public final class MessageCodec {
             out.writeByte(ACK);
             out.writeLong(a.epoch());
             out.writeLong(a.zxid());
+            out.writeBoolean(a.zab());
         } else if (m instanceof Message.UpToDate u) {
             out.writeByte(UP_TO_DATE);
             out.writeLong(u.zxid());
@@ -180,7 +181,7 @@ public final class MessageCodec {
             case SNAP -> snap(in.i64("zxid"), in.bytes("snapshot"));
             case PROPOSAL -> new Message.Proposal(in.txn(maxBytes), in.bool("fast"));
             case NEW_LEADER -> new Message.NewLeader(in.i64("zxid"));
-            case ACK -> new Message.Ack(in.i64("epoch"), in.i64("zxid"));
+            case ACK -> new Message.Ack(in.i64("epoch"), in.i64("zxid"), in.bool("zab"));
             case UP_TO_DATE -> new Message.UpToDate(in.i64("zxid"));
             case COMMIT -> new Message.Commit(in.i64("zxid"));
             case PING -> new Message.Ping(in.touches());

@@ -52,15 +52,6 @@ abstract sealed class Role permits Looking, Leading, Following {
     void persisted() {
     }
 
-    /** Whether zxid was proposed under a fast variant and is not yet delivered (delivery from memory). */
-    boolean isFast(long zxid) {
-        return false;
-    }
-
-    /** zxid was just delivered. */
-    void delivered(long zxid) {
-    }
-
     /** Leaving the role: close the links it holds so that the other ends notice at once. */
     void resetLinks() {
     }

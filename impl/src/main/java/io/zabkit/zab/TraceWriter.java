@@ -34,6 +34,7 @@ public final class TraceWriter implements Tracer {
                 .append(",\"currentEpoch\":").append(zab.currentEpoch)
                 .append(",\"durable\":").append(indexOf(log, zab.lastPersisted))
                 .append(",\"delivered\":").append(indexOf(log, zab.replica.lastProcessedZxid()))
+                .append(zab.traceZabBit < 0 ? "" : ",\"zab\":" + zab.traceZabBit)
                 .append(",\"history\":[");
         for (int k = 0; k < log.size(); k++) {
             long z = log.get(k);

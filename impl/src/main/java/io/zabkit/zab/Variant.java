@@ -2,30 +2,31 @@ package io.zabkit.zab;
 
 /**
  * The broadcast phase in use, named as in spec/Zab.tla and in EL-Sanosi and Ezhilchelvan, "Improving
- * ZooKeeper Atomic Broadcast Performance When a Server Quorum Never Crashes". The fast variants are
- * safe only while their fault assumption holds; the leader runs them only while every server of the
- * ensemble is following it, and falls back to classic Zab for each proposal made otherwise.
+ * ZooKeeper Atomic Broadcast Performance When a Server Quorum Never Crashes" (papers seed 003). In every
+ * variant a follower logs m, then acknowledges it; the fast ones differ in whom it acknowledges to and
+ * when it commits to itself ({@link FastRules}). They are safe only under their fault assumption; the
+ * leader proposes fast only while every server follows it, and classic otherwise (its followers then
+ * acknowledge in Zab mode, zab = 1, and wait for COMMIT: section 2.7's switch, driven by the leader).
  */
 public enum Variant {
     /** Classic Zab: followers log, then ACK; the leader commits on a quorum and sends COMMIT. */
     Zab,
-    /** Ack-and-commit, 3 servers: a follower's own ACK plus the leader's PROPOSAL make a quorum. */
+    /** 2.5, 3 servers: a follower logs m, acks to the leader and to itself, and delivers on its own ack. */
     ZabAc,
-    /** Ack-to-all: followers send ACKs to every server, and every server commits on a quorum of them. */
+    /** 2.5: a follower logs m, acks to every server, and commits on acks from f followers (itself included). */
     ZabAa,
-    /** Coin toss: a follower ACKs with probability p, relying on cumulative ACKs; the leader COMMITs. */
+    /** 2.6: a follower logs m, acks to itself, tosses a coin: on Head to the leader (and, N > 3, the followers). */
     ZabCt,
-    /** Coin toss with ack-to-all: no COMMIT; every server counts the (cumulative) ACKs. */
+    /** 4: as ZabCt, on Head to the leader and all followers whatever N; commits on f + 1 followers' acks. */
     ZabCT;
 
-    /** Followers ACK on receipt and write the log later (the "quorum never crashes" assumption). */
+    /**
+     * A fast variant, which relies on its fault assumption (A1.2: no crash while only a bare quorum is up).
+     * The name is historical: no variant acknowledges from memory any more; every follower logs m, then
+     * acknowledges it (seed 003 2.4). Kept under this name for sim/'s fault-assumption switch.
+     */
     public boolean acksFromMemory() {
         return this != Zab;
-    }
-
-    /** Every server counts ACKs and no COMMIT is sent. */
-    public boolean acksToAll() {
-        return this == ZabAa || this == ZabCT;
     }
 
     /** Followers may skip an ACK; ACKs are cumulative. */
@@ -33,10 +34,6 @@ public enum Variant {
         return this == ZabCt || this == ZabCT;
     }
 
-    /** The leader sends COMMIT. */
-    public boolean sendsCommit() {
-        return this == Zab || this == ZabCt;
-    }
 
     public static Variant parse(String name) {
         for (Variant v : values()) {

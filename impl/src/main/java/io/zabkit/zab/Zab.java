@@ -170,6 +170,20 @@ public final class Zab {
         tracer.step(action, peer, mark, this);
     }
 
+    /** The zab bit of the ACK the step being traced sent or counted (1 Zab mode, 0 fast), -1 when none. */
+    int traceZabBit = -1;
+
+    /** A step that sends or counts an ACK with its zab bit (fast variants; -1 leaves it out of the trace). */
+    void trace(String action, long peer, long mark, int zabBit) {
+        assert zabBit >= -1 && zabBit <= 1 : "zab bit " + zabBit;
+        traceZabBit = zabBit;
+        try {
+            tracer.step(action, peer, mark, this);
+        } finally {
+            traceZabBit = -1;
+        }
+    }
+
     // ================================================================== client side (called by the core)
 
     /** The zxid of the next transaction this leader proposes. */
@@ -301,10 +315,9 @@ public final class Zab {
         check(processed >= history.floor(), "history floor above what is applied");
         check(lastCommitted <= history.lastZxid() || lastCommitted == processed,
                 "committed beyond the history");
-        if (!config.variant().acksFromMemory()) {
-            check(processed <= lastPersisted, "applied " + Txn.zxidString(processed)
-                    + " which is not durable here (lastPersisted " + Txn.zxidString(lastPersisted) + ")");
-        }
+        // every variant: nothing applied that is not on this server's disk (log, then ACK and deliver)
+        check(processed <= lastPersisted, "applied " + Txn.zxidString(processed)
+                + " which is not durable here (lastPersisted " + Txn.zxidString(lastPersisted) + ")");
         if (isServingLeader()) {
             check(Txn.epochOf(history.lastZxid()) <= currentEpoch, "history holds a zxid of a later epoch");
         }
@@ -387,26 +400,18 @@ public final class Zab {
             return;
         }
         for (Txn t : history.range(processed, lastCommitted)) {
-            boolean durable = t.zxid() <= lastPersisted;
-            if (!durable && !role.isFast(t.zxid())) {
-                break;
+            if (t.zxid() > lastPersisted) {
+                break; // every variant logs, then acknowledges and delivers (seed 003 2.4)
             }
             replica.deliver(t);
-            role.delivered(t.zxid());
         }
         history.trim(replica.lastProcessedZxid(), config.committedLogCount());
     }
 
-    /** How far this server's own ACK reaches: its durable log, extended over proposals made fast. */
+    /** How far this server's own ACK reaches: its durable log (log, then ACK, in every variant). */
     long selfAck() {
-        // Delivered transactions count too: a fast variant delivers from memory before the disk write.
         long z = Math.max(lastPersisted, replica.lastProcessedZxid());
-        for (Txn t : history.range(z, history.lastZxid())) {
-            if (!role.isFast(t.zxid())) {
-                break;
-            }
-            z = t.zxid();
-        }
+        assert z <= history.lastZxid() || z == replica.lastProcessedZxid() : "own ACK beyond the history";
         return z;
     }
 

@@ -132,7 +132,7 @@ class GoldenTraceTest {
                 case "SNAP" -> new Message.Snap(zxid(a.get("zxid")), new byte[] {1});
                 case "PROPOSAL" -> new Message.Proposal(txn(zxid(a.get("zxid"))), fast);
                 case "NEWLEADER" -> new Message.NewLeader(zxid(a.get("zxid")));
-                case "ACK" -> new Message.Ack(Long.parseLong(a.get("epoch")), zxid(a.get("zxid")));
+                case "ACK" -> new Message.Ack(Long.parseLong(a.get("epoch")), zxid(a.get("zxid")), !fast);
                 case "UPTODATE" -> new Message.UpToDate(zxid(a.get("zxid")));
                 case "COMMIT" -> new Message.Commit(zxid(a.get("zxid")));
                 case "PING" -> new Message.Ping(List.of());
@@ -184,7 +184,7 @@ class GoldenTraceTest {
             } else if (m instanceof Message.NewLeader n) {
                 return "NEWLEADER zxid=" + z(n.zxid());
             } else if (m instanceof Message.Ack a) {
-                return "ACK epoch=" + a.epoch() + " zxid=" + z(a.zxid());
+                return "ACK epoch=" + a.epoch() + " zxid=" + z(a.zxid()) + (a.zab() ? "" : " fast");
             } else if (m instanceof Message.UpToDate u) {
                 return "UPTODATE zxid=" + z(u.zxid());
             } else if (m instanceof Message.Commit c) {

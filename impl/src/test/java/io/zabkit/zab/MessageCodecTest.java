@@ -43,6 +43,7 @@ class MessageCodecTest {
         all.add(new Message.Proposal(setData, false));
         all.add(new Message.NewLeader(Txn.zxid(3, 0)));
         all.add(new Message.Ack(Long.MAX_VALUE, -1));
+        all.add(new Message.Ack(3, 7, false));
         all.add(new Message.UpToDate(1));
         all.add(new Message.Commit(Long.MAX_VALUE));
         all.add(new Message.Ping(List.of()));
