@@ -139,14 +139,8 @@ final class PlacementRepair {
         if (c.stat.pzxid() != null) named.add(c.stat.pzxid());
       }
     }
-    Set<Long> used = new HashSet<>();
-    Map<Long, Long> holder = new java.util.HashMap<>();
-    for (Map.Entry<Long, Long> e : cur.entrySet()) {
-      if (e.getValue() != InfoWrites.FORCED_ABSENT) {
-        used.add(e.getValue());
-        holder.put(e.getValue(), e.getKey());
-      }
-    }
+    Map<Long, Long> holder = slotHolders(cur);
+    Set<Long> used = holder.keySet();
     List<Map<Long, Long>> out = new ArrayList<>();
     for (Call c : a.indeterminate) {
       if (unplaceable.contains(c.key()) || !related(c, paths, sessions)) continue;
@@ -198,14 +192,8 @@ final class PlacementRepair {
     Call named = f.witness().get(0);
     assert named.kind == Call.Kind.CREATE && named.path != null : "a counter gap's first witness is the sequential create";
     String parent = ModelTree.parent(named.path);
-    Set<Long> used = new HashSet<>();
-    Map<Long, Long> holder = new java.util.HashMap<>();
-    for (Map.Entry<Long, Long> e : cur.entrySet()) {
-      if (e.getValue() != InfoWrites.FORCED_ABSENT) {
-        used.add(e.getValue());
-        holder.put(e.getValue(), e.getKey());
-      }
-    }
+    Map<Long, Long> holder = slotHolders(cur);
+    Set<Long> used = holder.keySet();
     List<Call> cands = new ArrayList<>();
     for (Call c : a.indeterminate) {
       if (unplaceable.contains(c.key()) || !createsUnder(c, parent)) continue;
@@ -239,6 +227,18 @@ final class PlacementRepair {
    * the name (lo < 0: the highest free zxids below z) or early (the lowest free zxids above lo and their floors:
    * an :info write mostly takes effect soon after its invocation, e.g. before its session ends).
    */
+  /** Each zxid slot the placement gives an :info write, and the write that holds it (forced absences hold none). */
+  private static Map<Long, Long> slotHolders(Map<Long, Long> cur) {
+    Map<Long, Long> holder = new java.util.HashMap<>();
+    for (Map.Entry<Long, Long> e : cur.entrySet()) {
+      if (e.getValue() != InfoWrites.FORCED_ABSENT) {
+        Long before = holder.put(e.getValue(), e.getKey());
+        assert before == null : "two :info writes placed at zxid " + e.getValue();
+      }
+    }
+    return holder;
+  }
+
   private List<Map<Long, Long>> filling(List<Call> cands, int[] pick, long gap, long z, long lo, Map<Long, Long> cur, Set<Long> used,
       Map<Long, Long> holder, ZkChecker.Attempt a) {
     if (gap < 0 && lo >= 0) return List.of();
