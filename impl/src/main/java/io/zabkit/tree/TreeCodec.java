@@ -66,10 +66,8 @@ public final class TreeCodec {
     }
 
     private static void writeString(DataOutputStream out, String s) throws IOException {
-        if (s == null) {
-            out.writeInt(NULL_STRING);
-            return;
-        }
+        // Paths and ACL schemes and ids are never null in a tree: requests are validated (Acls.fixup)
+        assert s != null : "a null path or ACL string in the tree";
         byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
         out.writeInt(utf8.length);
         out.write(utf8);
@@ -82,7 +80,8 @@ public final class TreeCodec {
         }
         int length = in.readInt();
         if (length == NULL_STRING) {
-            return null;
+            // no tree holds one (writeString never writes it); a peer's SNAP or a damaged file may
+            throw new IOException("snapshot holds a null string where a path or an ACL scheme or id goes");
         }
         if (length < 0 || length > maxBytes) {
             throw new IOException("snapshot claims a string of " + length + " bytes");
