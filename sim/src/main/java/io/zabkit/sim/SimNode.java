@@ -163,6 +163,13 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
         } catch (IOException | RuntimeException e) {
             throw new Violation("Recovery", "node " + address + " cannot recover after a crash: " + e);
         }
+        // Zab.tla's EpochNotBehindLog: currentEpoch on disk vouches for the log beside it. ZooKeeper's
+        // loadDataBase refuses to start otherwise (ZOOKEEPER-2354).
+        if (Txn.epochOf(recovered.lastZxid()) > recovered.currentEpoch()) {
+            throw new Violation("EpochNotBehindLog", "node " + address + " recovered a log through "
+                    + Txn.zxidString(recovered.lastZxid()) + ", of an epoch above its currentEpoch "
+                    + recovered.currentEpoch());
+        }
         core = new ServerCore(config, recovered);
         core.zab().tracer(zabTracer);
         core.zab().traceNodeStart();

@@ -58,6 +58,13 @@ class BugZooTest {
     }
 
     @Test
+    void syncedProposalsLoggedBeforeNewLeaderBreakEpochNotBehindLog() {
+        // ZOOKEEPER-2354: a crash between the synced log and currentEpoch leaves a log ahead of the epoch
+        SimResult r = firstCaught(Bug.ZK2354_SYNC_LOGGED_BEFORE_NEWLEADER, 3, 40);
+        assertEquals("EpochNotBehindLog", r.violation().property(), r.report());
+    }
+
+    @Test
     void aLeaderExpiringOnlyItsOwnSessionsBreaksSessionExpiry() {
         SimResult r = firstCaught(Bug.LEADER_EXPIRES_OWN_SESSIONS_ONLY, 3, 40);
         assertEquals("SessionExpiry", r.violation().property(), r.report());
