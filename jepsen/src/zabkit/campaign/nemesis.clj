@@ -8,7 +8,8 @@
     pause      SIGSTOP then SIGCONT    :leader :follower :minority :all
     partition  iptables DROP between nodes (node<->node only, as Jepsen; the peer ports only)
                :leader (isolate it) :halves (random majority/minority) :ring (majorities ring:
-               every node sees a majority, no two the same) :bridge (two halves joined by one node)
+               every node sees a majority, no two the same; two-way cuts; the bridge on 3 nodes)
+               :bridge (two halves joined by one node)
     loss       iptables statistic: drop a random 20% of the packets every node receives
     clock      libfaketime: restart a minority with its clock skewed
   The soak's families (make soak; not in `all`, which stays the classic matrix):
@@ -120,6 +121,26 @@
   [a b]
   (merge (into {} (for [x a] [x (set b)])) (into {} (for [x b] [x (set a)]))))
 
+(defn ring-grudge
+  "A majorities ring over the nodes in the order given: node i hears the nodes within ring distance
+  d of itself and drops the rest, with d the least that makes its window (2d + 1 nodes) a majority.
+  Ring distance is symmetric, so every cut is two-way: TCP needs both directions, and a one-way cut
+  (an asymmetric window) would break the link as fully as a two-way one. Each window is a different
+  majority as long as 2d + 1 < n, which holds from 4 nodes on. On 3 nodes no two-way graph gives
+  every node a different majority except the bridge (a - b - c), so :ring is the bridge there.
+  (Before this, node i heard a window running from i - (m-1)/2 forward: one-way cuts on 3 nodes,
+  so no two nodes could talk and the soak's 3-node partition-ring had no leader until it healed.)"
+  [ns]
+  (let [n (count ns)
+        majority (inc (quot n 2))
+        d (quot majority 2)]
+    (if (< n 4)
+      (let [[a _ c] ns] (if c (complete-split [a] [c]) {}))
+      (into {} (for [i (range n)]
+                 (let [window (set (for [k (range (- d) (inc d))] (nth ns (mod (+ i k) n))))]
+                   (assert (>= (count window) majority))
+                   [(nth ns i) (set (remove window ns))]))))))
+
 (defn grudge
   [test target]
   (let [ns (shuffled test (node-list test))
@@ -131,12 +152,7 @@
       :bridge (let [k (quot n 2)
                     a (take k ns) b (drop (inc k) ns)]
                 (complete-split a b))
-      ;; node i hears only from a majority window around itself in a shuffled ring
-      :ring (let [m (inc (quot n 2))
-                  back (quot (dec m) 2)]
-              (into {} (for [i (range n)]
-                         (let [window (set (for [d (range m)] (nth ns (mod (+ i (- back) d) n))))]
-                           [(nth ns i) (set (remove window ns))])))))))
+      :ring (ring-grudge ns))))
 
 (defn- iptables! [test node & args]
   (let [r (nodes/exec! (:nodes-impl test) node (into ["iptables" "-w"] args))]
