@@ -50,6 +50,13 @@ public enum Bug {
     QUORUM_OFF_BY_ONE,
     /** Planted: the fix of issue 13 item 6 undone: a follower installs a SNAP behind its own applied state. */
     SNAP_BEHIND_APPLIED_INSTALLED,
+    /**
+     * ZOOKEEPER-3642: a follower that leaves synchronization after a SNAP and before NEWLEADER keeps the
+     * SNAP in its in-memory database (and votes and syncs with its zxid) while the disk still holds the old
+     * snapshot and log; the next leader's DIFF is logged after that old log, so a restart replays a log
+     * with the SNAP's transactions missing (fixed in ZooKeeper by reloading the database on leaving, PR 1224).
+     */
+    ZK3642_SNAP_KEPT_ON_LEAVE,
     /** Planted: a follower accepts a LEADERINFO epoch below the epoch it already accepted (breaks its promise). */
     STALE_LEADERINFO_ACCEPTED,
     /**

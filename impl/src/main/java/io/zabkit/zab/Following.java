@@ -362,7 +362,10 @@ final class Following extends Role {
             heldUntilNewLeader.clear();
             assert zab.history.lastZxid() < first : "no held proposal survives the role";
         }
-        if (beforeSnap != null) {
+        if (beforeSnap != null && newLeaderZxid < 0 && zab.config.bug(Bug.ZK3642_SNAP_KEPT_ON_LEAVE)) {
+            heldSnapshot = null; // memory keeps the SNAP, the disk never gets it
+            beforeSnap = null;
+        } else if (beforeSnap != null) {
             assert !ackedNewLeader : "a SNAP vouched for by currentEpoch is not undone";
             restoreBeforeSnap();
         }

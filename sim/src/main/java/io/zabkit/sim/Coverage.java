@@ -39,6 +39,8 @@ final class Coverage {
         REJOIN_RECOVERED_ENSEMBLE("a cut-off leader rejoins the others after their power loss (targeted)",
                 Shape.ENSEMBLE),
         CRASH_AFTER_TRUNC("a server crashes soon after a TRUNC (targeted)", Shape.CLASSIC_ENSEMBLE),
+        SNAP_CUT_BEFORE_NEWLEADER("a follower's link to its leader breaks right after a SNAP, before NEWLEADER"
+                + " (targeted)", Shape.ENSEMBLE),
         SYNC_REPLY_AHEAD_OF_FOLLOWER("the leader's SyncReply names a zxid the follower has not applied yet", Shape.ENSEMBLE),
         SLOW_DISK("one server's disk slower than the others' (targeted)", Shape.ENSEMBLE),
         SYNC_ON_SERVER_BEHIND_WRITE("sync sent to a server behind a write just acknowledged", Shape.ENSEMBLE),

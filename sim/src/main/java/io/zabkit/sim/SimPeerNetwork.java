@@ -91,6 +91,17 @@ final class SimPeerNetwork {
      */
     private boolean silent;
     private long messagesDelivered;
+    /** A targeted scenario's rule: whether the link breaks right after this message is delivered (or null). */
+    private CutAfter cutAfter;
+
+    /** Decides, after a message from -> to is delivered, whether the link breaks there. */
+    interface CutAfter {
+        boolean cut(int from, int to, Message delivered);
+    }
+
+    void cutAfter(CutAfter rule) {
+        this.cutAfter = rule;
+    }
 
     SimPeerNetwork(SimClock clock, Prng prng, SimNetwork.Options options, Trace trace) {
         this.clock = clock;
@@ -247,6 +258,9 @@ final class SimPeerNetwork {
                 messagesDelivered++;
                 trace.event("peer.deliver", from + "->" + to + " " + describe(f.message()));
                 p.peerMessage(from, f.message());
+                if (cutAfter != null && pipes.containsKey(k) && cutAfter.cut(from, to, f.message())) {
+                    breakLink(from, to, "targeted: cut after " + describe(f.message()), true);
+                }
                 pipe = pipes.get(k); // the handler may have broken this link
             }
         }

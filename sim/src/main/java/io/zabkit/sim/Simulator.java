@@ -51,6 +51,10 @@ public final class Simulator {
      * that adding them moved none of the draws above (seeds pinned by tests keep their runs).
      */
     private final Prng laterScenarios;
+    /** The SNAP-window scenario's own stream, and the followers it cut (each once) and will restart. */
+    private final Prng snapCuts;
+    private final java.util.Set<Integer> snapCutOnce = new java.util.TreeSet<>();
+    private final java.util.Set<Integer> restartWhenServing = new java.util.TreeSet<>();
     private final Trace trace;
     private final History history;
     private final SimNetwork network;
@@ -182,6 +186,7 @@ public final class Simulator {
         this.scenarios = root.fork();
         this.strays = root.fork(); // last: the other streams' draws stay as they were
         this.laterScenarios = new Prng(options.seed() ^ 0x1F2E3D4CL);
+        this.snapCuts = new Prng(options.seed() ^ 0x3642C07EL);
         if (options.slowDisk()) {
             // Targeted: one server's disk lags the others', so that it applies behind the commit point:
             // a sync on it must still wait for what the leader names (ZOOKEEPER-1675's window, held open)
@@ -189,6 +194,47 @@ public final class Simulator {
             double mean = Math.max(4.0, Math.min(options.syncDelayTicksMean() * 3, 30.0));
             slow.slowDisk(mean, Math.max(30, Math.min(options.syncDelayTicksMax() * 2, 120)));
             coverage.hit(Coverage.Branch.SLOW_DISK);
+        }
+        if (options.snapCutProbability() > 0) {
+            peers.cutAfter((from, to, m) -> !snapCutOnce.contains(to) && cutAfterSnap(to, m));
+        }
+    }
+
+    /**
+     * Targeted (ZOOKEEPER-3642's window): a follower's link to its leader breaks right after a SNAP and
+     * before NEWLEADER, as when the leader dies while it streams the snapshot. The follower leaves with
+     * a SNAP no currentEpoch vouches for, which must not survive in what it votes with or logs after.
+     */
+    private boolean cutAfterSnap(int to, io.zabkit.zab.Message m) {
+        if (!(m instanceof io.zabkit.zab.Message.Snap s) || !snapCuts.chance(options.snapCutProbability())) {
+            return false;
+        }
+        io.zabkit.zab.Zab zab = nodes.get(to - nodes.get(0).address()).core().zab();
+        if (zab.state() != io.zabkit.zab.Message.ServerState.FOLLOWING) {
+            return false;
+        }
+        assert zab.lastLoggedZxid() >= s.zxid() : "the SNAP was taken in";
+        trace.event("peer.cut", "SNAP window: follower " + to + " loses its leader right after SNAP "
+                + Txn.zxidString(s.zxid()) + ", before NEWLEADER");
+        coverage.hit(Coverage.Branch.SNAP_CUT_BEFORE_NEWLEADER);
+        snapCutOnce.add(to); // once per follower, so that its next sync can finish
+        restartWhenServing.add(to);
+        return true;
+    }
+
+    /**
+     * Targeted, after a SNAP cut: the follower restarts once it serves again, so what it logged since is
+     * read back from its disk (a SNAP kept only in memory shows as a hole in the recovered log).
+     */
+    private void maybeRestartAfterSnapCut() {
+        for (int address : new ArrayList<>(restartWhenServing)) {
+            SimNode f = nodes.get(address - nodes.get(0).address());
+            if (f.isUp() && f.core().zab().isServingFollower() && mayCrash(f)
+                    && snapCuts.chance(0.2)) {
+                restartWhenServing.remove(address);
+                trace.event("NodeCrash", "SNAP window: follower " + address + " restarts after serving again");
+                crashAndRestartAt(f, clock.tick() + snapCuts.between(1, 20));
+            }
         }
     }
 
@@ -244,6 +290,7 @@ public final class Simulator {
             maybeCrashAfterTrunc();
             maybeRejoinRecoveredEnsemble();
             maybeCrashInNewLeaderWindow();
+            maybeRestartAfterSnapCut();
             maybePartition();
             maybeMoveClient();
             maybeMoveClientToLaggard();
