@@ -95,6 +95,20 @@ final class Following extends Role {
             return txns.isEmpty() ? floor : txns.get(txns.size() - 1).zxid();
         }
     }
+    /**
+     * A new epoch's SNAP behind our applied state cuts the log back to that state (followerKeepAppliedState):
+     * in memory at once, on disk only at NEWLEADER, under the sync-tail mark, as a SNAP is held. Leaving
+     * before NEWLEADER puts memory back to the log the disk still holds (Zab.tla keeps a leaving follower's
+     * durable log; cutting it at receipt left less than the spec, D25). Null when no cut waits.
+     */
+    private KeptCut keptCut;
+
+    private record KeptCut(long applied, long floor, java.util.List<Txn> txns, long lastPersisted, long lastCommitted) {
+        long lastZxid() {
+            return txns.isEmpty() ? floor : txns.get(txns.size() - 1).zxid();
+        }
+    }
+
     /** Bug.ZK3911_DIFF_LOGGED_AT_UPTODATE: synced proposals held in memory until UPTODATE. */
     private final java.util.List<Txn> loggedAtUpToDate = new java.util.ArrayList<>();
     /** How a broadcast proposal is acknowledged: fast (zab = 0) or in Zab mode, and the coin's face. */
@@ -271,10 +285,11 @@ final class Following extends Role {
             return;
         }
         Snapshot snapshot = new Snapshot(s.zxid(), s.snapshot());
-        // A new epoch's SNAP past our history waits for NEWLEADER to reach the disk (held); otherwise (our own
-        // epoch's leader: currentEpoch vouches already; or a SNAP behind our log) it is installed at once.
-        boolean hold = zab.currentEpoch < zab.acceptedEpoch && s.zxid() > zab.history.lastZxid()
-                && !zab.config.bug(Bug.ZK2354_SYNC_LOGGED_BEFORE_NEWLEADER);
+        // A new epoch's SNAP waits for NEWLEADER to reach the disk (held), as ZooKeeper takes its snapshot only at
+        // NEWLEADER; leaving before it puts back the log the disk still holds, also one longer than the SNAP (Zab.tla
+        // keeps a leaving follower's durable log: installed at receipt, a SNAP behind our log cut it, D25). Our own
+        // epoch's leader sends a SNAP that currentEpoch vouches for already: installed at once.
+        boolean hold = zab.currentEpoch < zab.acceptedEpoch && !zab.config.bug(Bug.ZK2354_SYNC_LOGGED_BEFORE_NEWLEADER);
         BeforeSnap before = hold ? new BeforeSnap(zab.replica.snapshotOfAppliedState(), zab.history.floor(),
                 zab.history.txns(), zab.lastPersisted, zab.lastCommitted) : null;
         try {
@@ -310,8 +325,12 @@ final class Following extends Role {
         assert snapZxid < applied && skipThrough < 0 : "SNAP at " + Txn.zxidString(snapZxid);
         Zab.LOG.log(System.Logger.Level.INFO, "server {0}: SNAP at {1} is behind our applied {2}: keeping ours",
                 zab.self, Txn.zxidString(snapZxid), Txn.zxidString(applied));
+        if (zab.currentEpoch < zab.acceptedEpoch) {
+            keptCut = new KeptCut(applied, zab.history.floor(), zab.history.txns(), zab.lastPersisted, zab.lastCommitted);
+        } else {
+            zab.effects.truncateLog(applied); // our own epoch's leader: currentEpoch vouches already
+        }
         zab.history.truncateAfter(applied);
-        zab.effects.truncateLog(applied);
         zab.lastPersisted = Math.min(zab.lastPersisted, applied);
         // committed entries past the applied state went with the log: the leader's proposals bring them again
         zab.lastCommitted = Math.min(zab.lastCommitted, applied);
@@ -362,6 +381,14 @@ final class Following extends Role {
             heldUntilNewLeader.clear();
             assert zab.history.lastZxid() < first : "no held proposal survives the role";
         }
+        if (keptCut != null) {
+            assert newLeaderZxid < 0 : "the kept cut is durable from NEWLEADER on";
+            zab.history.restore(keptCut.floor(), keptCut.txns()); // the disk was never cut
+            zab.lastPersisted = keptCut.lastPersisted();
+            zab.lastCommitted = keptCut.lastCommitted();
+            keptCut = null;
+            assert zab.replica.lastProcessedZxid() <= zab.lastCommitted : "restored a commit point behind the applied state";
+        }
         if (beforeSnap != null && newLeaderZxid < 0 && zab.config.bug(Bug.ZK3642_SNAP_KEPT_ON_LEAVE)) {
             heldSnapshot = null; // memory keeps the SNAP, the disk never gets it
             beforeSnap = null;
@@ -401,7 +428,13 @@ final class Following extends Role {
         assert newLeaderZxid >= 0 : "synced proposals logged before NEWLEADER";
         // A follower rejoining a leader of its own epoch has currentEpoch vouching already (Zab.tla's Synced):
         // its synced log is kept when it leaves, like any log it wrote.
-        if (heldSnapshot != null) {
+        if (keptCut != null) {
+            assert heldSnapshot == null : "a SNAP is either kept behind the applied state or held";
+            zab.effects.truncateLog(keptCut.applied()); // the cut, durable only now (before the mark: Ready's order)
+            syncTailAfter = keptCut.lastZxid(); // what the disk held before the cut is vouched for already
+            zab.effects.markSyncTail(syncTailAfter, zab.acceptedEpoch);
+            keptCut = null;
+        } else if (heldSnapshot != null) {
             syncTailAfter = beforeSnap.lastZxid(); // the snapshot and everything after it wait for currentEpoch
             zab.effects.markSyncTail(syncTailAfter, zab.acceptedEpoch);
             zab.effects.installSnapshot(heldSnapshot);
