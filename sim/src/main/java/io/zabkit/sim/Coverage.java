@@ -14,6 +14,8 @@ final class Coverage {
     /** The branches, with the shapes that can reach them. */
     enum Branch {
         ACKEPOCH_MINUS_ONE("ACKEPOCH -1 (epoch already accepted) reaches a leader in discovery", Shape.ENSEMBLE),
+        LEADERINFO_BELOW_ACCEPTED("LEADERINFO below the follower's acceptedEpoch (it refuses: a broken promise)",
+                Shape.ENSEMBLE),
         DIFF("DIFF", Shape.ENSEMBLE),
         TRUNC("TRUNC", Shape.ENSEMBLE),
         SNAP("SNAP", Shape.ENSEMBLE),

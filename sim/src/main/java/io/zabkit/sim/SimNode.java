@@ -305,6 +305,9 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
                     || ae.currentEpoch() == z.currentEpoch() && ae.lastZxid() > z.lastLoggedZxid()) {
                 coverage.hit(Coverage.Branch.FOLLOWER_AHEAD_OF_LEADER);
             }
+        } else if (m instanceof Message.LeaderInfo li && state == io.zabkit.zab.Message.ServerState.FOLLOWING
+                && li.newEpoch() < z.acceptedEpoch()) {
+            coverage.hit(Coverage.Branch.LEADERINFO_BELOW_ACCEPTED);
         } else if (m instanceof Message.FollowerInfo && state == io.zabkit.zab.Message.ServerState.LOOKING) {
             coverage.hit(Coverage.Branch.FOLLOWERINFO_FINALIZE_WAIT);
         } else if (m instanceof Message.Diff) {
