@@ -10,13 +10,14 @@ import java.util.Map;
 
 /** The command line of {@link BenchMain}; every value is checked, and a bad one names the option and the rule. */
 record BenchOptions(List<SystemUnderTest> systems, int servers, LoadSettings load, List<Integer> readPercents,
-        int crashRounds, boolean forceSync, Path out, boolean quick) {
+        int crashRounds, boolean forceSync, Path out, boolean quick, int jitWarmupS) {
 
     static final String USAGE = String.join("\n",
             "usage: BenchMain [--systems zookeeper,zabkit] [--servers 3] [--clients 8] [--outstanding 100]",
             "                 [--value-bytes 1024] [--keys 1000] [--reads 0,50,90,100] [--warmup-s 3] [--point-s 10]",
-            "                 [--ops-max 3000000] [--crash-rounds 5] [--force-sync yes|no] [--out results/bench] [--quick]",
-            "  --quick: 1 s warm-up, 2 s points, 2 crash rounds (a smoke run; explicit options still win)");
+            "                 [--ops-max 3000000] [--jit-warmup-s 10] [--crash-rounds 20] [--force-sync yes|no] [--out results/bench] [--quick]",
+            "  --jit-warmup-s: unrecorded points at each read ratio before the first, so no system JIT-compiles while measured",
+            "  --quick: 1 s warm-up, 2 s JIT warm-up, 2 s points, 2 crash rounds (a smoke run; explicit options still win)");
 
     static BenchOptions parse(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -34,9 +35,9 @@ record BenchOptions(List<SystemUnderTest> systems, int servers, LoadSettings loa
         Map<String, String> v = new LinkedHashMap<>(Map.of("systems", "zookeeper,zabkit", "servers", "3", "clients", "8",
                 "outstanding", "100", "value-bytes", "1024", "keys", "1000", "reads", "0,50,90,100", "warmup-s", "3",
                 "point-s", "10", "ops-max", "3000000"));
-        v.putAll(Map.of("crash-rounds", "5", "force-sync", "yes", "out", "results/bench"));
+        v.putAll(Map.of("crash-rounds", "20", "force-sync", "yes", "out", "results/bench", "jit-warmup-s", "10"));
         if (quick) {
-            v.putAll(Map.of("warmup-s", "1", "point-s", "2", "crash-rounds", "2"));
+            v.putAll(Map.of("warmup-s", "1", "point-s", "2", "crash-rounds", "2", "jit-warmup-s", "2"));
         }
         for (String k : given.keySet()) {
             if (!v.containsKey(k)) {
@@ -62,7 +63,8 @@ record BenchOptions(List<SystemUnderTest> systems, int servers, LoadSettings loa
             throw new IllegalArgumentException("--force-sync must be yes or no, got '" + sync + "'");
         }
         return new BenchOptions(systems, positive(v, "servers"), load, List.copyOf(reads),
-                atLeast(v, "crash-rounds", 0), sync.equals("yes"), Path.of(v.get("out")), quick);
+                atLeast(v, "crash-rounds", 0), sync.equals("yes"), Path.of(v.get("out")), quick,
+                atLeast(v, "jit-warmup-s", 0));
     }
 
     private static int positive(Map<String, String> v, String key) {

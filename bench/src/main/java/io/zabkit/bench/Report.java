@@ -37,9 +37,9 @@ final class Report {
         StringBuilder b = new StringBuilder();
         LoadSettings l = options.load();
         b.append(String.format(Locale.ROOT, "Throughput and latency: %d servers, forceSync=%s, %d clients x %d outstanding, "
-                + "%d-byte values, %d keys, %d s per point after %d s warm-up%n", options.servers(),
-                options.forceSync() ? "yes" : "no", l.clients(), l.outstanding(), l.valueBytes(), l.keys(),
-                l.measure().toSeconds(), l.warmup().toSeconds()));
+                + "%d-byte values, %d keys, %d s per point after %d s warm-up (the first after a %d s JIT warm-up)%n",
+                options.servers(), options.forceSync() ? "yes" : "no", l.clients(), l.outstanding(), l.valueBytes(),
+                l.keys(), l.measure().toSeconds(), l.warmup().toSeconds(), options.jitWarmupS()));
         b.append(String.format("%-10s", "reads"));
         options.systems().forEach(s -> b.append(String.format("| %-48s", s.label())));
         b.append('\n').append(String.format("%-10s", ""));
@@ -144,15 +144,16 @@ final class Report {
                 "- 'cpu us/op': CPU time (user + system) of all the servers' JVMs in the measuring window, per",
                 "  successful operation; the other jobs on the machine disturb it far less than throughput. The",
                 "  clients' CPU (the benchmark's JVM) is not in it.",
-                "- Leader crash: SIGKILL of the leader's PID; 'srvr poll' is the first time a new leader and a quorum",
+                "- Leader crash: SIGKILL of the leader's PID, timed from the signal; 'srvr poll' is the first time a new leader and a quorum",
                 "  of followers answer srvr (20 ms polling); the write figures include the official client's reconnect",
                 "  back-off (up to 1 s random sleep, 1 s spin delay), which is the same for both systems.",
                 "",
                 "## Reproduce",
                 "",
-                "    make bench                          # both systems, 10 s points, 5 crash rounds",
+                "    make bench                          # both systems, 10 s points, 20 crash rounds",
                 "    make bench SYSTEMS=zookeeper        # one system",
                 "    make bench QUICK=1                  # 2 s points, 2 rounds; writes bench/target/bench-quick/",
+                "    make bench-writes                   # only the 0%-reads point and the crash rounds (bench/target/bench-writes/)",
                 "    make bench BENCH_ARGS='--clients 16 --force-sync no'   # any BenchMain option",
                 "",
                 "## Figures",

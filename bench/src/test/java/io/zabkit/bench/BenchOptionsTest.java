@@ -20,7 +20,8 @@ class BenchOptionsTest {
         assertEquals(100, o.load().outstanding());
         assertEquals(1024, o.load().valueBytes());
         assertEquals(Duration.ofSeconds(10), o.load().measure());
-        assertEquals(5, o.crashRounds());
+        assertEquals(20, o.crashRounds()); // issue 21's failover figure is a median of at least 20 rounds
+        assertEquals(10, o.jitWarmupS());
         assertTrue(o.forceSync());
         assertFalse(o.quick());
     }
@@ -30,6 +31,7 @@ class BenchOptionsTest {
         BenchOptions o = BenchOptions.parse(new String[] {"--quick", "--crash-rounds", "3", "--systems", "zookeeper"});
         assertEquals(Duration.ofSeconds(2), o.load().measure());
         assertEquals(3, o.crashRounds());
+        assertEquals(2, o.jitWarmupS());
         assertEquals(List.of(SystemUnderTest.ZOOKEEPER), o.systems());
     }
 

@@ -192,6 +192,9 @@ public final class Watches {
         }
 
         Set<Long> trigger(String path, int type, long zxid, List<ACL> acl, Set<Long> suppress, List<Fired> out) {
+            if (byPath.isEmpty()) {
+                return Set.of(); // nobody watches anything: the common case of a write-heavy load
+            }
             Set<Long> notified = new HashSet<>();
             fireAt(path, path, type, zxid, acl, suppress, notified, out);
             if (recursiveCount > 0 && type != WatchKind.NODE_CHILDREN_CHANGED) {

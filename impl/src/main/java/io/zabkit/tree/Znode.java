@@ -26,6 +26,9 @@ public final class Znode {
     /** zxid of the last creation or deletion of a child. */
     long pzxid;
     final Set<String> children = new HashSet<>();
+    /** DataTree's digest: the hash of this node's path (fixed), and of the whole node as it now is. */
+    long pathHash;
+    long hash;
 
     Znode(byte[] data, List<ACL> acl, long zxid, long time, long ephemeralOwner) {
         this.data = data;

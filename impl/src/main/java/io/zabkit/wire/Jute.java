@@ -20,18 +20,47 @@ public final class Jute {
 
     /** Serializes records back to back, as ZooKeeper puts a header and a body in one packet. */
     public static byte[] encode(Record... records) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
-        BinaryOutputArchive out = new Utf8OutputArchive(bytes);
+        Scratch bytes = ENCODE_SCRATCH.get();
+        if (bytes.inUse) { // a record whose serialize encodes another record: give the inner one its own
+            bytes = new Scratch();
+        }
+        bytes.inUse = true;
         try {
+            bytes.reset();
+            BinaryOutputArchive out = new Utf8OutputArchive(bytes);
             for (Record r : records) {
                 if (r != null) {
                     r.serialize(out, "");
                 }
             }
+            return bytes.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException("in-memory jute encoding cannot fail", e);
+        } finally {
+            bytes.inUse = false;
+            if (bytes.capacity() > SCRATCH_BYTES_KEPT_MAX) {
+                ENCODE_SCRATCH.remove();
+            }
         }
-        return bytes.toByteArray();
+    }
+
+    private static final ThreadLocal<Scratch> ENCODE_SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    /**
+     * The per-thread buffer {@link #encode} serializes into and copies out of once: a new 64-byte
+     * stream grew five times for a 1 KB transaction and was copied again by toByteArray, on every
+     * log append and every proposal.
+     */
+    private static final class Scratch extends ByteArrayOutputStream {
+        boolean inUse;
+
+        Scratch() {
+            super(4096);
+        }
+
+        int capacity() {
+            return buf.length;
+        }
     }
 
     /** A reader over one packet; {@code maxBuffer} bounds every length prefix inside it. */
