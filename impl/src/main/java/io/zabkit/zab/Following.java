@@ -90,7 +90,7 @@ final class Following extends Role {
     private BeforeSnap beforeSnap;
 
     private record BeforeSnap(Snapshot applied, long floor, java.util.List<Txn> txns, long lastPersisted,
-                              long lastCommitted) {
+                              long lastCommitted, long snapZxid) {
         long lastZxid() {
             return txns.isEmpty() ? floor : txns.get(txns.size() - 1).zxid();
         }
@@ -291,7 +291,7 @@ final class Following extends Role {
         // epoch's leader sends a SNAP that currentEpoch vouches for already: installed at once.
         boolean hold = zab.currentEpoch < zab.acceptedEpoch && !zab.config.bug(Bug.ZK2354_SYNC_LOGGED_BEFORE_NEWLEADER);
         BeforeSnap before = hold ? new BeforeSnap(zab.replica.snapshotOfAppliedState(), zab.history.floor(),
-                zab.history.txns(), zab.lastPersisted, zab.lastCommitted) : null;
+                zab.history.txns(), zab.lastPersisted, zab.lastCommitted, s.zxid()) : null;
         try {
             zab.replica.install(snapshot);
         } catch (IOException e) {
@@ -325,10 +325,10 @@ final class Following extends Role {
         assert snapZxid < applied && skipThrough < 0 : "SNAP at " + Txn.zxidString(snapZxid);
         Zab.LOG.log(System.Logger.Level.INFO, "server {0}: SNAP at {1} is behind our applied {2}: keeping ours",
                 zab.self, Txn.zxidString(snapZxid), Txn.zxidString(applied));
-        if (zab.currentEpoch < zab.acceptedEpoch) {
+        if (zab.currentEpoch < zab.acceptedEpoch && !zab.config.bug(Bug.ZK2354_SYNC_LOGGED_BEFORE_NEWLEADER)) {
             keptCut = new KeptCut(applied, zab.history.floor(), zab.history.txns(), zab.lastPersisted, zab.lastCommitted);
         } else {
-            zab.effects.truncateLog(applied); // our own epoch's leader: currentEpoch vouches already
+            zab.effects.truncateLog(applied); // our own epoch's leader (currentEpoch vouches already), or ZK2354
         }
         zab.history.truncateAfter(applied);
         zab.lastPersisted = Math.min(zab.lastPersisted, applied);
@@ -392,9 +392,14 @@ final class Following extends Role {
         if (beforeSnap != null && newLeaderZxid < 0 && zab.config.bug(Bug.ZK3642_SNAP_KEPT_ON_LEAVE)) {
             heldSnapshot = null; // memory keeps the SNAP, the disk never gets it
             beforeSnap = null;
+        } else if (beforeSnap != null && newLeaderZxid >= 0 && beforeSnap.snapZxid() <= beforeSnap.lastZxid()) {
+            // Since NEWLEADER the disk holds this SNAP, behind our old log, which it cut: keep its state; the
+            // sync tail after the old log goes below (Zab.tla keeps the prefix both histories share).
+            assert !ackedNewLeader && syncTailAfter == beforeSnap.lastZxid() : "a SNAP behind the log under its mark";
+            beforeSnap = null;
         } else if (beforeSnap != null) {
             assert !ackedNewLeader : "a SNAP vouched for by currentEpoch is not undone";
-            restoreBeforeSnap();
+            restoreBeforeSnap(); // the disk holds the state from before it (a SNAP past it goes with the mark)
         }
         if (syncTailAfter >= 0) {
             assert !ackedNewLeader : "a sync tail vouched for by currentEpoch is not dropped";
