@@ -285,11 +285,10 @@ final class Following extends Role {
             return;
         }
         Snapshot snapshot = new Snapshot(s.zxid(), s.snapshot());
-        // A new epoch's SNAP waits for NEWLEADER to reach the disk (held), as ZooKeeper takes its snapshot only at
-        // NEWLEADER; leaving before it puts back the log the disk still holds, also one longer than the SNAP (Zab.tla
-        // keeps a leaving follower's durable log: installed at receipt, a SNAP behind our log cut it, D25). Our own
-        // epoch's leader sends a SNAP that currentEpoch vouches for already: installed at once.
-        boolean hold = zab.currentEpoch < zab.acceptedEpoch && !zab.config.bug(Bug.ZK2354_SYNC_LOGGED_BEFORE_NEWLEADER);
+        // A SNAP waits for NEWLEADER to reach the disk (held), as ZooKeeper takes its snapshot only at NEWLEADER:
+        // leaving before it puts back the log the disk still holds, whatever the SNAP's zxid (Zab.tla takes the sync
+        // at NEWLEADER's line and keeps a leaving follower's durable log: installed at receipt, a SNAP cut it, D25).
+        boolean hold = !zab.config.bug(Bug.ZK2354_SYNC_LOGGED_BEFORE_NEWLEADER);
         BeforeSnap before = hold ? new BeforeSnap(zab.replica.snapshotOfAppliedState(), zab.history.floor(),
                 zab.history.txns(), zab.lastPersisted, zab.lastCommitted, s.zxid()) : null;
         try {
@@ -325,10 +324,10 @@ final class Following extends Role {
         assert snapZxid < applied && skipThrough < 0 : "SNAP at " + Txn.zxidString(snapZxid);
         Zab.LOG.log(System.Logger.Level.INFO, "server {0}: SNAP at {1} is behind our applied {2}: keeping ours",
                 zab.self, Txn.zxidString(snapZxid), Txn.zxidString(applied));
-        if (zab.currentEpoch < zab.acceptedEpoch && !zab.config.bug(Bug.ZK2354_SYNC_LOGGED_BEFORE_NEWLEADER)) {
+        if (!zab.config.bug(Bug.ZK2354_SYNC_LOGGED_BEFORE_NEWLEADER)) {
             keptCut = new KeptCut(applied, zab.history.floor(), zab.history.txns(), zab.lastPersisted, zab.lastCommitted);
         } else {
-            zab.effects.truncateLog(applied); // our own epoch's leader (currentEpoch vouches already), or ZK2354
+            zab.effects.truncateLog(applied); // ZK2354: the synced log goes to disk as it arrives
         }
         zab.history.truncateAfter(applied);
         zab.lastPersisted = Math.min(zab.lastPersisted, applied);
@@ -433,15 +432,22 @@ final class Following extends Role {
         assert newLeaderZxid >= 0 : "synced proposals logged before NEWLEADER";
         // A follower rejoining a leader of its own epoch has currentEpoch vouching already (Zab.tla's Synced):
         // its synced log is kept when it leaves, like any log it wrote.
+        boolean vouched = zab.currentEpoch == zab.acceptedEpoch; // our own epoch's leader: no mark needed
         if (keptCut != null) {
             assert heldSnapshot == null : "a SNAP is either kept behind the applied state or held";
             zab.effects.truncateLog(keptCut.applied()); // the cut, durable only now (before the mark: Ready's order)
-            syncTailAfter = keptCut.lastZxid(); // what the disk held before the cut is vouched for already
-            zab.effects.markSyncTail(syncTailAfter, zab.acceptedEpoch);
+            if (!vouched) {
+                syncTailAfter = keptCut.lastZxid(); // what the disk held before the cut is vouched for already
+                zab.effects.markSyncTail(syncTailAfter, zab.acceptedEpoch);
+            }
             keptCut = null;
         } else if (heldSnapshot != null) {
-            syncTailAfter = beforeSnap.lastZxid(); // the snapshot and everything after it wait for currentEpoch
-            zab.effects.markSyncTail(syncTailAfter, zab.acceptedEpoch);
+            if (vouched) {
+                beforeSnap = null; // currentEpoch vouches for it: leaving keeps it, like any log this server wrote
+            } else {
+                syncTailAfter = beforeSnap.lastZxid(); // the snapshot and everything after it wait for currentEpoch
+                zab.effects.markSyncTail(syncTailAfter, zab.acceptedEpoch);
+            }
             zab.effects.installSnapshot(heldSnapshot);
             heldSnapshot = null;
         } else if (!heldUntilNewLeader.isEmpty() && zab.currentEpoch < zab.acceptedEpoch) {
