@@ -15,7 +15,8 @@ import java.util.TreeSet;
  * a sibling) to absent, or onto
  * a zxid its witnesses name, to the highest free zxid below one, or to the first free zxid above its floor (an
  * :info write mostly takes effect soon after its invocation). A move is progress when the earliest violation
- * lies later afterwards, or as early but with fewer violations in all (so no placement is visited twice): fixing
+ * lies later afterwards, or as early but with fewer violations in all or with the reads there nearer to the replay
+ * ({@link #better}; no placement is visited twice): fixing
  * violations in zxid order, as the replay meets them, lets a sequential name's count be repaired before the names
  * that follow it. The best placement seen (fewest violations) is the result. The result is only a proposal: a
  * history is VALID through it only when its exact replay has no violation, and INVALID still needs the complete
@@ -35,12 +36,28 @@ final class PlacementRepair {
   private long replaysLeft;
   int replays;
 
+  /** Which of two placements as wrong at the earliest violation is progress: the nearer reads first, or fewer violations first. */
+  private boolean nearerFirst;
+
   PlacementRepair(ZkChecker checker, History history, ExhaustiveSearch.Floors floors, long maxReplays, long deadlineNanos) {
     this.checker = checker;
     this.history = history;
     this.floors = floors;
     this.replaysLeft = maxReplays;
     this.deadlineNanos = deadlineNanos;
+  }
+
+  /**
+   * The second of two local searches {@link ZkChecker} runs from the same proposal (a portfolio: both only propose,
+   * and the search starts from whichever leaves fewer violations). This one ranks placements equally early by how near
+   * the reads there are to the replay before the count of violations (the first: the count first, so a move that
+   * shifts later names does not win over one that leaves fewer of them), and fills a counter gap from free zxids only
+   * (the first may also take another operation's slot). Measured: neither alone decides every history the other does
+   * (check/README.md, "False alarms").
+   */
+  PlacementRepair nearerFirst() {
+    this.nearerFirst = true;
+    return this;
   }
 
   /** The improved placement and its exact replay (the input ones when no move helped). */
@@ -64,8 +81,10 @@ final class PlacementRepair {
       ZkChecker.Attempt bestA = null;
       List<Map<Long, Long>> tried = new ArrayList<>(counterMoves(f, curA, cur, unplaceable));
       tried.addAll(listedNameMoves(f, curA, cur, unplaceable));
-      List<Map<Long, Long>> recreate = recreateMoves(f, curA, cur, unplaceable);
-      tried.addAll(recreate);
+      List<Map<Long, Long>> recreateList = recreateMoves(f, curA, cur, unplaceable);
+      tried.addAll(recreateList); // in their order (a set's would depend on identity hashes: the verdict must not)
+      Set<Map<Long, Long>> recreate = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+      recreate.addAll(recreateList);
       tried.addAll(moves(f, curA, cur, unplaceable));
       for (Map<Long, Long> move : tried) {
         if (!budgetLeft()) break;
@@ -113,19 +132,21 @@ final class PlacementRepair {
   }
 
   /**
-   * Progress: the earliest violation lies later; or as early, and the reads there differ from the replay in fewer
-   * parts (a listing in fewer names); or as early, as wrong, with fewer violations in all. A strict lexicographic
-   * order, so no placement is visited twice. Why the middle term: a listing wrong in several names (a delete placed
-   * too early, a sequential create missing) needs one move per name, each alone leaves the listing violated, one name
-   * less wrong; and, as with the earliest zxid, what lies earlier is fixed first, before what it shifts later.
+   * Progress: the earliest violation lies later; or as early, with fewer violations in all, or the reads there
+   * nearer to the replay (fewer parts differ: a listing in fewer names), in the order {@link #nearerFirst} sets. A
+   * strict lexicographic order, so no placement is visited twice. Why nearness: a listing wrong in several names (a
+   * delete placed too early, a sequential create missing) needs one move per name, and each alone leaves the listing
+   * violated, one name less wrong.
    */
-  private static boolean better(ZkChecker.Attempt a, ZkChecker.Attempt than) {
+  private boolean better(ZkChecker.Attempt a, ZkChecker.Attempt than) {
     if (a.findings.overflowed()) return false;
     if (a.findings.total() == 0) return than.findings.total() > 0;
     long ea = earliest(a), et = earliest(than);
     if (ea != et) return ea > et;
     long ma = mismatchAt(a, ea), mt = mismatchAt(than, et);
-    return ma != mt ? ma < mt : a.findings.total() < than.findings.total();
+    long ta = a.findings.total(), tt = than.findings.total();
+    if (nearerFirst) return ma != mt ? ma < mt : ta < tt;
+    return ta != tt ? ta < tt : ma < mt;
   }
 
   /** The parts in which the violations determined at zxid z differ from the replay. */
@@ -278,6 +299,7 @@ final class PlacementRepair {
     if (gap < 0 && lo >= 0) return List.of();
     Map<Long, Long> m = new TreeMap<>(cur);
     Set<Long> taken = new HashSet<>(used);
+    Set<Long> filled = new HashSet<>(); // the slots this filling gave its candidates
     // candidates are sorted latest invoked first: the early slots go to the earliest invoked, the late ones to the latest
     for (int j = 0; j < pick.length; j++) {
       Call c = cands.get(pick[lo < 0 ? j : pick.length - 1 - j]);
@@ -286,8 +308,13 @@ final class PlacementRepair {
         continue;
       }
       long slot = lo < 0 ? fillSlot(c, z, taken, a) : earlySlot(c, lo, z, taken, a);
+      // no free zxid left there (a standalone server's zxids are dense: the only free ones are the :info writes'):
+      // the create takes a slot another indeterminate operation holds, which is left out (the replay judges it)
+      if (slot < 0 && !nearerFirst) slot = lo < 0 ? fillSlot(c, z, filled, a) : earlySlot(c, lo, z, filled, a);
       if (slot < 0) return List.of();
+      assert !filled.contains(slot) : "one create per slot";
       taken.add(slot);
+      filled.add(slot);
       m.put(c.key(), slot);
       Long other = holder.get(slot);
       if (other != null && other != c.key()) m.put(other, InfoWrites.FORCED_ABSENT);

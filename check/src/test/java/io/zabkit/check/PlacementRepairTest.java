@@ -205,4 +205,36 @@ class PlacementRepairTest {
     Result r = new ZkChecker().withBudget(new ExhaustiveSearch.Budget(15_000_000, 600_000)).check(History.file(p));
     assertEquals(Result.Status.VALID, r.status(), r.table());
   }
+
+  /**
+   * Dense zxids, as on a standalone server: zxid 3 is the only free slot, and it holds an :info create of /x that
+   * fails there (/x exists), so /s-0000000003 at zxid 4 is one number ahead of the counter. The counter gap is
+   * filled by the :info create of /y, which takes zxid 3 from /x's create (left out): no free zxid is left to fill it.
+   */
+  private static final String DENSE = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/x" :value {:data "x" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/x" :value {:data "x" :mode :persistent :created-path "/x"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :create :path "/s-" :value {:data "0" :mode :persistent-sequential} :time 2}
+      {:type :ok :process 0 :session 1 :f :create :path "/s-" :value {:data "0" :mode :persistent-sequential :created-path "/s-0000000001"} :time 3 :zxid 2}
+      {:type :invoke :process 1 :session 2 :f :create :path "/x" :value {:data "x2" :mode :persistent} :time 4}
+      {:type :invoke :process 2 :session 3 :f :create :path "/y" :value {:data "y" :mode :persistent} :time 4}
+      {:type :info :process 1 :session 2 :f :create :path "/x" :value {:data "x2" :mode :persistent} :time 5 :error :connection-loss}
+      {:type :info :process 2 :session 3 :f :create :path "/y" :value {:data "y" :mode :persistent} :time 5 :error :connection-loss}
+      {:type :invoke :process 0 :session 1 :f :create :path "/s-" :value {:data "1" :mode :persistent-sequential} :time 6}
+      {:type :ok :process 0 :session 1 :f :create :path "/s-" :value {:data "1" :mode :persistent-sequential :created-path "/s-0000000003"} :time 7 :zxid 4}
+      """;
+
+  @Test
+  void aCounterGapWithNoFreeZxidTakesTheSlotOfAnotherIndeterminateOperation() {
+    History h = history(DENSE);
+    ZkChecker checker = new ZkChecker();
+    Map<Long, Long> wrong = Map.of(4L, 3L, 5L, InfoWrites.FORCED_ABSENT);
+    ZkChecker.Attempt exact = checker.attempt(h, wrong, false);
+    assertTrue(exact.findings.total() > 0 && exact.findings.kept().get(0).countGap() == 1, exact.findings.kept().toString());
+    PlacementRepair repair = new PlacementRepair(checker, h, ExhaustiveSearch.floors(h), 100, System.nanoTime() + 60_000_000_000L);
+    PlacementRepair.Repaired fixed = repair.run(exact, wrong);
+    assertEquals(0, fixed.exact().findings.total(), fixed.exact().findings.kept().toString());
+    assertEquals(3L, fixed.placement().get(5L), "/y took number 2 at the only free zxid");
+    assertEquals(InfoWrites.FORCED_ABSENT, fixed.placement().get(4L), "/x's second create left out");
+  }
 }
