@@ -21,9 +21,13 @@ final class Findings {
    * sequential name that does not fit its parent's counter, is the name's number minus the replay's counter there
    * (how many creates under the parent the placement lacks below the name's zxid; negative: has too many), else 0.
    */
-  record Found(Property property, String explanation, List<Call> witness, long countGap) {
+  record Found(Property property, String explanation, List<Call> witness, long countGap, int mismatch) {
     Found(Property property, String explanation, List<Call> witness) {
-      this(property, explanation, witness, 0);
+      this(property, explanation, witness, 0, 0);
+    }
+
+    Found {
+      assert mismatch >= 0 : "a mismatch is a count of differing parts";
     }
 
     /** The largest zxid among the witness operations, or Long.MAX_VALUE when one of them has none. */
@@ -61,13 +65,26 @@ final class Findings {
 
   /** Records a sequential name that does not fit its parent's counter; the first witness is the create. */
   void counterViolation(Property p, String explanation, long countGap, Call... witness) {
+    record(p, explanation, countGap, 0, witness);
+  }
+
+  /**
+   * Records a read whose returned state differs from the replay's in {@code mismatch} parts (for a listing: the names
+   * it shows that the replay lacks plus those the replay has that it does not show). Only the placement repair reads
+   * the figure: a move that leaves the same violations but a smaller mismatch is progress.
+   */
+  void mismatchViolation(Property p, String explanation, int mismatch, Call... witness) {
+    record(p, explanation, 0, mismatch, witness);
+  }
+
+  private void record(Property p, String explanation, long countGap, int mismatch, Call... witness) {
     assert countGap == 0 || (witness.length > 0 && witness[0].kind == Call.Kind.CREATE) : "a counter gap names its create first";
     Slot s = slots.get(p);
     s.violations++;
     if (kept.size() < KEPT_MAX) {
       List<Call> calls = new ArrayList<>();
       for (Call c : witness) if (c != null) calls.add(c);
-      kept.add(new Found(p, explanation, calls, countGap));
+      kept.add(new Found(p, explanation, calls, countGap, mismatch));
     } else {
       overflowed = true;
     }

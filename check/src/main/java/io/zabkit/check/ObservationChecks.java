@@ -348,22 +348,28 @@ final class ObservationChecks {
           + " although its session ended at zxid " + Findings.hex(log.snaps[i].zxid), r, log.snaps[i].cause);
       return true;
     }
-    findings.violation(Property.LinearizableWrites, "read at zxid " + Findings.hex(r.zxid) + " returned " + describe(r, exists)
-        + " which no write produced; the data tree there is " + at.describe() + absentChildren(r, exists), r, at.cause);
+    java.util.SortedSet<String> absent = new java.util.TreeSet<>(), had = new java.util.TreeSet<>();
+    listingDifference(r, exists, absent, had);
+    String names = (absent.isEmpty() ? "" : " (listed without a node there: " + String.join(", ", absent) + ")")
+        + (had.isEmpty() ? "" : " (not listed though the replay has them: " + String.join(", ", had) + ")");
+    findings.mismatchViolation(Property.LinearizableWrites, "read at zxid " + Findings.hex(r.zxid) + " returned " + describe(r, exists)
+        + " which no write produced; the data tree there is " + at.describe() + names, fieldsDiffering(at, r, exists) + absent.size() + had.size(),
+        r, at.cause);
     return true;
   }
 
-  /** For a listing: the names it shows that the replay has no node for at the read's zxid (what a user looks for first). */
-  private String absentChildren(Call r, boolean exists) {
-    if (!exists || r.kind != Call.Kind.GET_CHILDREN || r.zxid == null) return "";
+  /**
+   * For a listing: the names it shows that the replay has no node for at the read's zxid (what a user looks for first)
+   * into {@code absent}, and the names the replay has there that it does not show into {@code had}.
+   */
+  private void listingDifference(Call r, boolean exists, java.util.Set<String> absent, java.util.Set<String> had) {
+    if (!exists || r.kind != Call.Kind.GET_CHILDREN || r.zxid == null) return;
     Object listed = r.multi != null ? r.data : r.done.value();
-    if (!(listed instanceof List<?> kids)) return "";
-    java.util.SortedSet<String> had = tree.childrenAt(r.path, r.zxid);
-    java.util.SortedSet<String> absent = new java.util.TreeSet<>();
+    if (!(listed instanceof List<?> kids)) return;
+    had.addAll(tree.childrenAt(r.path, r.zxid));
     for (Object k : kids) if (!had.remove(String.valueOf(k))) absent.add(String.valueOf(k));
     had.remove("zookeeper");
-    return (absent.isEmpty() ? "" : " (listed without a node there: " + String.join(", ", absent) + ")")
-        + (had.isEmpty() ? "" : " (not listed though the replay has them: " + String.join(", ", had) + ")");
+    assert java.util.Collections.disjoint(absent, had) : "a name is either listed or not";
   }
 
   private void stale(Call r, Session s, ModelTree.Snap cand, ModelTree.Snap ended) {
@@ -408,6 +414,27 @@ final class ObservationChecks {
     return eq(st.version(), snap.version) && eq(st.mzxid(), snap.mzxid) && eq(st.czxid(), snap.czxid)
         && eq(st.cversion(), visibleCversion(snap)) && eq(st.pzxid(), snap.pzxid) && eq(st.numChildren(), snap.numChildren)
         && eq(st.ephemeralOwner(), snap.ephemeralOwner);
+  }
+
+  /** Existence, data and the seven Stat fields compared. */
+  static final int ALL_FIELDS = 9;
+
+  /**
+   * In how many of the fields the read shows (existence, data, version, czxid, mzxid, cversion, pzxid, num-children,
+   * ephemeral owner) the replay's state differs: a node missing or extra differs in all of them. A measure of how
+   * near a placement is to explaining the read (see {@link Findings#mismatchViolation}), never a verdict.
+   */
+  private static int fieldsDiffering(ModelTree.Snap snap, Call r, boolean exists) {
+    if (snap.exists != exists) return ALL_FIELDS;
+    if (!exists) return 0;
+    int n = r.kind == Call.Kind.GET_DATA && !Objects.equals(snap.data, r.data) ? 1 : 0;
+    Stat st = r.stat;
+    if (st == null) return n;
+    n += (eq(st.version(), snap.version) ? 0 : 1) + (eq(st.mzxid(), snap.mzxid) ? 0 : 1) + (eq(st.czxid(), snap.czxid) ? 0 : 1)
+        + (eq(st.cversion(), visibleCversion(snap)) ? 0 : 1) + (eq(st.pzxid(), snap.pzxid) ? 0 : 1)
+        + (eq(st.numChildren(), snap.numChildren) ? 0 : 1) + (eq(st.ephemeralOwner(), snap.ephemeralOwner) ? 0 : 1);
+    assert n <= ALL_FIELDS : "at most every field differs";
+    return n;
   }
 
   private static boolean eq(Long seen, long model) {

@@ -15,7 +15,8 @@ import java.util.TreeSet;
  * a sibling) to absent, or onto
  * a zxid its witnesses name, to the highest free zxid below one, or to the first free zxid above its floor (an
  * :info write mostly takes effect soon after its invocation). A move is progress when the earliest violation
- * lies later afterwards, or as early but with fewer violations in all (so no placement is visited twice): fixing
+ * lies later afterwards, or as early but with fewer violations in all or with the reads there nearer to the replay
+ * ({@link #better}; no placement is visited twice): fixing
  * violations in zxid order, as the replay meets them, lets a sequential name's count be repaired before the names
  * that follow it. The best placement seen (fewest violations) is the result. The result is only a proposal: a
  * history is VALID through it only when its exact replay has no violation, and INVALID still needs the complete
@@ -35,12 +36,28 @@ final class PlacementRepair {
   private long replaysLeft;
   int replays;
 
+  /** Which of two placements as wrong at the earliest violation is progress: the nearer reads first, or fewer violations first. */
+  private boolean nearerFirst;
+
   PlacementRepair(ZkChecker checker, History history, ExhaustiveSearch.Floors floors, long maxReplays, long deadlineNanos) {
     this.checker = checker;
     this.history = history;
     this.floors = floors;
     this.replaysLeft = maxReplays;
     this.deadlineNanos = deadlineNanos;
+  }
+
+  /**
+   * The second of two local searches {@link ZkChecker} runs from the same proposal (a portfolio: both only propose,
+   * and the search starts from whichever leaves fewer violations). This one ranks placements equally early by how near
+   * the reads there are to the replay before the count of violations (the first: the count first, so a move that
+   * shifts later names does not win over one that leaves fewer of them), and fills a counter gap from free zxids only
+   * (the first may also take another operation's slot). Measured: neither alone decides every history the other does
+   * (check/README.md, "False alarms").
+   */
+  PlacementRepair nearerFirst() {
+    this.nearerFirst = true;
+    return this;
   }
 
   /** The improved placement and its exact replay (the input ones when no move helped). */
@@ -64,12 +81,33 @@ final class PlacementRepair {
       ZkChecker.Attempt bestA = null;
       List<Map<Long, Long>> tried = new ArrayList<>(counterMoves(f, curA, cur, unplaceable));
       tried.addAll(listedNameMoves(f, curA, cur, unplaceable));
+      List<Map<Long, Long>> recreateList = recreateMoves(f, curA, cur, unplaceable);
+      tried.addAll(recreateList); // in their order (a set's would depend on identity hashes: the verdict must not)
+      Set<Map<Long, Long>> recreate = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+      recreate.addAll(recreateList);
       tried.addAll(moves(f, curA, cur, unplaceable));
       for (Map<Long, Long> move : tried) {
         if (!budgetLeft()) break;
         replaysLeft--;
         replays++;
         ZkChecker.Attempt a = checker.attempt(history, move, false);
+        if (recreate.contains(move) && !better(a, bestA == null ? curA : bestA)) {
+          // the create the move placed took a number of its parent's counter: the compensating counter move belongs to it
+          for (Findings.Found g : a.findings.kept()) {
+            if (g.countGap() == 0 || Math.abs(g.countGap()) > 1 || g.determinedAt() != earliest(a) || !budgetLeft()) continue;
+            for (Map<Long, Long> then : counterMoves(g, a, move, unplaceable)) {
+              if (!budgetLeft()) break;
+              replaysLeft--;
+              replays++;
+              ZkChecker.Attempt b = checker.attempt(history, then, false);
+              if (better(b, bestA == null ? curA : bestA)) {
+                best = then;
+                bestA = b;
+              }
+            }
+            break;
+          }
+        }
         if (better(a, bestA == null ? curA : bestA)) {
           best = move;
           bestA = a;
@@ -93,12 +131,29 @@ final class PlacementRepair {
     return new Repaired(fewest, fewestA);
   }
 
-  /** Progress: the earliest violation lies later, or as early with fewer violations (a strict order: no cycles). */
-  private static boolean better(ZkChecker.Attempt a, ZkChecker.Attempt than) {
+  /**
+   * Progress: the earliest violation lies later; or as early, with fewer violations in all, or the reads there
+   * nearer to the replay (fewer parts differ: a listing in fewer names), in the order {@link #nearerFirst} sets. A
+   * strict lexicographic order, so no placement is visited twice. Why nearness: a listing wrong in several names (a
+   * delete placed too early, a sequential create missing) needs one move per name, and each alone leaves the listing
+   * violated, one name less wrong.
+   */
+  private boolean better(ZkChecker.Attempt a, ZkChecker.Attempt than) {
     if (a.findings.overflowed()) return false;
     if (a.findings.total() == 0) return than.findings.total() > 0;
     long ea = earliest(a), et = earliest(than);
-    return ea != et ? ea > et : a.findings.total() < than.findings.total();
+    if (ea != et) return ea > et;
+    long ma = mismatchAt(a, ea), mt = mismatchAt(than, et);
+    long ta = a.findings.total(), tt = than.findings.total();
+    if (nearerFirst) return ma != mt ? ma < mt : ta < tt;
+    return ta != tt ? ta < tt : ma < mt;
+  }
+
+  /** The parts in which the violations determined at zxid z differ from the replay. */
+  private static long mismatchAt(ZkChecker.Attempt a, long z) {
+    long n = 0;
+    for (Findings.Found g : a.findings.kept()) if (g.determinedAt() == z) n += g.mismatch();
+    return n;
   }
 
   private static long earliest(ZkChecker.Attempt a) {
@@ -244,6 +299,7 @@ final class PlacementRepair {
     if (gap < 0 && lo >= 0) return List.of();
     Map<Long, Long> m = new TreeMap<>(cur);
     Set<Long> taken = new HashSet<>(used);
+    Set<Long> filled = new HashSet<>(); // the slots this filling gave its candidates
     // candidates are sorted latest invoked first: the early slots go to the earliest invoked, the late ones to the latest
     for (int j = 0; j < pick.length; j++) {
       Call c = cands.get(pick[lo < 0 ? j : pick.length - 1 - j]);
@@ -252,8 +308,13 @@ final class PlacementRepair {
         continue;
       }
       long slot = lo < 0 ? fillSlot(c, z, taken, a) : earlySlot(c, lo, z, taken, a);
+      // no free zxid left there (a standalone server's zxids are dense: the only free ones are the :info writes'):
+      // the create takes a slot another indeterminate operation holds, which is left out (the replay judges it)
+      if (slot < 0 && !nearerFirst) slot = lo < 0 ? fillSlot(c, z, filled, a) : earlySlot(c, lo, z, filled, a);
       if (slot < 0) return List.of();
+      assert !filled.contains(slot) : "one create per slot";
       taken.add(slot);
+      filled.add(slot);
       m.put(c.key(), slot);
       Long other = holder.get(slot);
       if (other != null && other != c.key()) m.put(other, InfoWrites.FORCED_ABSENT);
@@ -319,6 +380,79 @@ final class PlacementRepair {
     List<Map<Long, Long>> out = new ArrayList<>();
     combine(perName, 0, new TreeMap<>(cur), new HashSet<>(), out);
     return out;
+  }
+
+  /** Compound moves tried per re-created node (creators times deleters). */
+  static final int RECREATE_MOVES_MAX = 400;
+
+  /**
+   * For a read whose Stat shows its node created at a zxid cz that no known write has, while the replay has no node
+   * created there: an indeterminate create of the path must take effect at cz, and, when the replay's path is occupied
+   * just before cz, an indeterminate delete of it (or the end of its ephemeral owner's session) between that node's
+   * creation and cz, at once. Why at once: ZooKeeper's create fails on an existing node, so the create alone changes
+   * nothing, and the delete alone takes away the node the read shows; neither single move is progress.
+   */
+  private List<Map<Long, Long>> recreateMoves(Findings.Found f, ZkChecker.Attempt a, Map<Long, Long> cur, Set<Long> unplaceable) {
+    Call r = f.witness().get(0);
+    if (r.kind.isWrite() || r.stat == null || r.stat.czxid() == null || r.zxid == null || r.path == null || a.tree == null) return List.of();
+    long cz = r.stat.czxid();
+    if (cz <= 0 || cz > r.zxid || !slot(cz, a)) return List.of();
+    ModelTree.Snap there = a.tree.stateAt(r.path, cz);
+    if (there.exists && there.czxid == cz) return List.of(); // the replay has the node the read shows: nothing to re-create
+    ModelTree.Snap before = a.tree.stateAt(r.path, cz - 1);
+    Map<Long, Long> holder = slotHolders(cur);
+    List<Call> creators = new ArrayList<>(), deleters = new ArrayList<>();
+    for (Call c : a.indeterminate) {
+      if (unplaceable.contains(c.key())) continue;
+      long floor = c.invoke == null ? 0 : floors.floor(c.invokeTime);
+      if (floor >= cz) continue;
+      if (touches(c, Call.Kind.CREATE, r.path)) creators.add(c);
+      boolean endsOwner = (c.kind == Call.Kind.SESSION_EXPIRED || c.kind == Call.Kind.CLOSE_SESSION) && c.session != null
+          && before.exists && c.session == before.ephemeralOwner;
+      if (before.exists && (touches(c, Call.Kind.DELETE, r.path) || endsOwner)) deleters.add(c);
+    }
+    List<Map<Long, Long>> out = new ArrayList<>();
+    for (Call c : creators) {
+      if (!before.exists) {
+        out.add(placed(cur, holder, c.key(), cz));
+        continue;
+      }
+      for (Call d : deleters) {
+        if (d == c || out.size() >= RECREATE_MOVES_MAX) continue;
+        long floor = Math.max(before.czxid, d.invoke == null ? 0 : floors.floor(d.invokeTime));
+        long s = -1;
+        for (long z = cz - 1, n = 0; z > floor && n < 100_000; z--, n++) { // the highest free zxid below cz
+          Long h = holder.get(z);
+          if (slot(z, a) && (h == null || h == d.key())) {
+            s = z;
+            break;
+          }
+        }
+        if (s < 0) continue;
+        Map<Long, Long> m = placed(cur, holder, c.key(), cz);
+        m.put(d.key(), s);
+        assert m.get(c.key()) == cz && s < cz : "the delete goes before the create";
+        out.add(m);
+      }
+    }
+    return out;
+  }
+
+  /** cur with operation key at slot z, and the operation that held z left out. */
+  private static Map<Long, Long> placed(Map<Long, Long> cur, Map<Long, Long> holder, long key, long z) {
+    Map<Long, Long> m = new TreeMap<>(cur);
+    m.put(key, z);
+    Long other = holder.get(z);
+    if (other != null && other != key) m.put(other, InfoWrites.FORCED_ABSENT);
+    return m;
+  }
+
+  /** True when c (or a sub-operation of its multi) is a non-sequential operation of this kind on exactly this path. */
+  private static boolean touches(Call c, Call.Kind kind, String path) {
+    for (Call part : c.subs != null ? c.subs : List.of(c)) {
+      if (part.kind == kind && !part.sequential() && !part.prefixUnknown && path.equals(part.path)) return true;
+    }
+    return false;
   }
 
   private static void combine(List<List<long[]>> perName, int i, Map<Long, Long> m, Set<Long> moved, List<Map<Long, Long>> out) {

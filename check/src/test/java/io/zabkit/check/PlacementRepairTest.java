@@ -162,4 +162,79 @@ class PlacementRepairTest {
     Result r = new ZkChecker().withBudget(new ExhaustiveSearch.Budget(40_000_000, 600_000)).check(History.file(p));
     assertEquals(Result.Status.VALID, r.status(), r.table());
   }
+
+  /**
+   * A node re-created: /e was created at zxid 1, and a read at zxid 3 shows it created at zxid 3 by another session.
+   * Only an :info delete (before 3) and an :info create (at 3) together explain it: the create alone fails on the
+   * existing node, the delete alone takes away the node the read shows, so no single move is progress.
+   */
+  private static final String RECREATED = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/e" :value {:data "old" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/e" :value {:data "old" :mode :persistent :created-path "/e"} :time 1 :zxid 1}
+      {:type :invoke :process 1 :session 2 :f :delete :path "/e" :version -1 :time 2}
+      {:type :invoke :process 2 :session 3 :f :create :path "/e" :value {:data "new" :mode :ephemeral} :time 2}
+      {:type :info :process 1 :session 2 :f :delete :path "/e" :version -1 :time 3 :error :connection-loss}
+      {:type :info :process 2 :session 3 :f :create :path "/e" :value {:data "new" :mode :ephemeral} :time 3 :error :connection-loss}
+      {:type :invoke :process 4 :session 5 :f :exists :path "/e" :time 6}
+      {:type :ok :process 4 :session 5 :f :exists :path "/e" :value true :time 7 :zxid 3 :stat {:czxid 3 :mzxid 3 :pzxid 3 :version 0 :cversion 0 :ephemeral-owner 3 :num-children 0}}
+      """;
+
+  @Test
+  void aNodeReadAsRecreatedPlacesTheDeleteAndTheCreateTogether() {
+    History h = history(RECREATED);
+    ZkChecker checker = new ZkChecker();
+    Map<Long, Long> wrong = Map.of(2L, InfoWrites.FORCED_ABSENT, 3L, InfoWrites.FORCED_ABSENT);
+    ZkChecker.Attempt exact = checker.attempt(h, wrong, false);
+    assertEquals(1, exact.findings.total(), "the read sees a node the replay does not have");
+    PlacementRepair repair = new PlacementRepair(checker, h, ExhaustiveSearch.floors(h), 100, System.nanoTime() + 60_000_000_000L);
+    PlacementRepair.Repaired fixed = repair.run(exact, wrong);
+    assertEquals(0, fixed.exact().findings.total(), fixed.exact().findings.kept().toString());
+    assertEquals(3L, fixed.placement().get(3L), "the create at the read's czxid");
+    assertEquals(2L, fixed.placement().get(2L), "the delete just below it");
+  }
+
+  /**
+   * The simulator's history of `make verify`'s 3-server seed 10 after the D17b changes (SimMain --seed 10 --servers 3):
+   * a listing at 0x500000016 wrong in three names (a delete placed before it, two sequential creates missing) and an
+   * ephemeral /e0 read as re-created at 0x50000001f by another session. UNKNOWN after the whole budget before the
+   * repair counted a listing's wrong names and re-created a node with its delete; the ground truth replays clean.
+   */
+  @Test
+  void makeVerifysThreeServerSeed10IsDecidedByTheRepair() throws Exception {
+    java.nio.file.Path p = java.nio.file.Path.of(getClass().getResource("/histories/sim-s3-seed10-ephemeral-recreated.edn").toURI());
+    Result r = new ZkChecker().withBudget(new ExhaustiveSearch.Budget(15_000_000, 600_000)).check(History.file(p));
+    assertEquals(Result.Status.VALID, r.status(), r.table());
+  }
+
+  /**
+   * Dense zxids, as on a standalone server: zxid 3 is the only free slot, and it holds an :info create of /x that
+   * fails there (/x exists), so /s-0000000003 at zxid 4 is one number ahead of the counter. The counter gap is
+   * filled by the :info create of /y, which takes zxid 3 from /x's create (left out): no free zxid is left to fill it.
+   */
+  private static final String DENSE = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/x" :value {:data "x" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/x" :value {:data "x" :mode :persistent :created-path "/x"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :create :path "/s-" :value {:data "0" :mode :persistent-sequential} :time 2}
+      {:type :ok :process 0 :session 1 :f :create :path "/s-" :value {:data "0" :mode :persistent-sequential :created-path "/s-0000000001"} :time 3 :zxid 2}
+      {:type :invoke :process 1 :session 2 :f :create :path "/x" :value {:data "x2" :mode :persistent} :time 4}
+      {:type :invoke :process 2 :session 3 :f :create :path "/y" :value {:data "y" :mode :persistent} :time 4}
+      {:type :info :process 1 :session 2 :f :create :path "/x" :value {:data "x2" :mode :persistent} :time 5 :error :connection-loss}
+      {:type :info :process 2 :session 3 :f :create :path "/y" :value {:data "y" :mode :persistent} :time 5 :error :connection-loss}
+      {:type :invoke :process 0 :session 1 :f :create :path "/s-" :value {:data "1" :mode :persistent-sequential} :time 6}
+      {:type :ok :process 0 :session 1 :f :create :path "/s-" :value {:data "1" :mode :persistent-sequential :created-path "/s-0000000003"} :time 7 :zxid 4}
+      """;
+
+  @Test
+  void aCounterGapWithNoFreeZxidTakesTheSlotOfAnotherIndeterminateOperation() {
+    History h = history(DENSE);
+    ZkChecker checker = new ZkChecker();
+    Map<Long, Long> wrong = Map.of(4L, 3L, 5L, InfoWrites.FORCED_ABSENT);
+    ZkChecker.Attempt exact = checker.attempt(h, wrong, false);
+    assertTrue(exact.findings.total() > 0 && exact.findings.kept().get(0).countGap() == 1, exact.findings.kept().toString());
+    PlacementRepair repair = new PlacementRepair(checker, h, ExhaustiveSearch.floors(h), 100, System.nanoTime() + 60_000_000_000L);
+    PlacementRepair.Repaired fixed = repair.run(exact, wrong);
+    assertEquals(0, fixed.exact().findings.total(), fixed.exact().findings.kept().toString());
+    assertEquals(3L, fixed.placement().get(5L), "/y took number 2 at the only free zxid");
+    assertEquals(InfoWrites.FORCED_ABSENT, fixed.placement().get(4L), "/x's second create left out");
+  }
 }
