@@ -110,7 +110,6 @@ public final class Zab {
         if (!started || from == self || !config.voters().contains(from)) {
             return;
         }
-        election.heardFrom(from);
         if (m instanceof Notification n) {
             receiveNotification(from, n);
             return;
@@ -126,13 +125,11 @@ public final class Zab {
         if (!started || from == self || !config.voters().contains(from)) {
             return;
         }
-        election.heardFrom(from);
         role.heardFrom(from);
     }
 
     /** The link to a server broke: whatever was in flight on it may be lost. */
     public void peerDisconnected(long peer) {
-        election.peerDisconnected(peer);
         role.peerDisconnected(peer);
     }
 
