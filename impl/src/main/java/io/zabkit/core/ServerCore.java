@@ -359,7 +359,7 @@ public final class ServerCore implements Replica, Effects {
 
     /** The log is durable up to zxid: Zab may now ACK, commit and deliver those transactions. */
     public void persisted(long zxid) {
-        if (zxid > zab.lastLoggedZxid() && Txn.epochOf(zxid) == zab.currentEpoch()) {
+        if (zxid > zab.lastLoggedZxid() && Txn.epochOf(zxid) == zab.currentEpoch() && !zab.holdsSyncInMemory()) {
             throw new IllegalArgumentException("persisted(" + Txn.zxidString(zxid) + ") beyond the last logged "
                     + Txn.zxidString(zab.lastLoggedZxid()));
         }

@@ -412,6 +412,11 @@ final class Following extends Role {
         }
     }
 
+    @Override
+    boolean holdsSyncInMemory() {
+        return newLeaderZxid < 0 && (keptCut != null || heldSnapshot != null);
+    }
+
     /** Memory back to what it was before a held SNAP, which is what the disk still holds (or will again). */
     private void restoreBeforeSnap() {
         try {

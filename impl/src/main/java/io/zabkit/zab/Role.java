@@ -52,6 +52,14 @@ abstract sealed class Role permits Looking, Leading, Following {
     void persisted() {
     }
 
+    /**
+     * Whether memory holds a synchronization the disk does not have yet (a SNAP or a log cut waiting for
+     * NEWLEADER): the disk still holds the old log, so a write of it issued before may still complete.
+     */
+    boolean holdsSyncInMemory() {
+        return false;
+    }
+
     /** Leaving the role: close the links it holds so that the other ends notice at once. */
     void resetLinks() {
     }

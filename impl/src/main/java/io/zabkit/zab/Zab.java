@@ -135,6 +135,11 @@ public final class Zab {
 
     /** The log is durable up to zxid (a disk completion). */
     public void persisted(long zxid) {
+        if (role.holdsSyncInMemory()) {
+            // A write of the old log completing under a held SNAP or cut: the held sync's own writes, at
+            // NEWLEADER, report its durability (counting this one could vouch for proposals still held).
+            return;
+        }
         long z = Math.min(zxid, history.lastZxid());
         if (z <= lastPersisted) {
             return;
@@ -233,6 +238,11 @@ public final class Zab {
 
     public long currentEpoch() {
         return currentEpoch;
+    }
+
+    /** A synchronization is held in memory, not yet on disk (Following, until NEWLEADER). */
+    public boolean holdsSyncInMemory() {
+        return role.holdsSyncInMemory();
     }
 
     public long lastLoggedZxid() {
