@@ -47,8 +47,7 @@ class PlacementRepairTest {
     Map<Long, Long> base = ZkChecker.decidedAll(proposal);
     ZkChecker.Attempt exact = checker.attempt(h, base, false);
     assertTrue(exact.findings.total() > 0, "the proposal's pick is wrong (else this test shows nothing)");
-    PlacementRepair repair = new PlacementRepair(checker, h, ExhaustiveSearch.floors(h), 100, System.nanoTime() + 60_000_000_000L);
-    PlacementRepair.Repaired fixed = repair.run(exact, base);
+    PlacementRepair.Repaired fixed = repair(checker, h, exact, base);
     assertEquals(0, fixed.exact().findings.total());
     assertEquals(InfoWrites.FORCED_ABSENT, fixed.placement().get(6L), "the delete of /a never took effect");
     assertEquals(5L, fixed.placement().get(7L), "the delete of /b is the change at zxid 5");
@@ -109,8 +108,7 @@ class PlacementRepairTest {
     Map<Long, Long> none = Map.of(2L, InfoWrites.FORCED_ABSENT, 3L, InfoWrites.FORCED_ABSENT, 4L, InfoWrites.FORCED_ABSENT);
     ZkChecker.Attempt exact = checker.attempt(h, none, false);
     assertTrue(exact.findings.kept().stream().anyMatch(f -> f.countGap() == 2), "the name is two creates ahead of the replay's counter");
-    PlacementRepair repair = new PlacementRepair(checker, h, ExhaustiveSearch.floors(h), 100, System.nanoTime() + 60_000_000_000L);
-    PlacementRepair.Repaired fixed = repair.run(exact, none);
+    PlacementRepair.Repaired fixed = repair(checker, h, exact, none);
     assertEquals(0, fixed.exact().findings.total(), "two creates placed at once fill the gap");
     assertEquals(InfoWrites.FORCED_ABSENT, fixed.placement().get(2L), "/c is not listed: it never took effect");
     assertTrue(fixed.placement().get(3L) > 1 && fixed.placement().get(3L) < 6, "/a took a number between the names");
@@ -142,8 +140,7 @@ class PlacementRepairTest {
     Map<Long, Long> wrong = Map.of(2L, 3L, 3L, InfoWrites.FORCED_ABSENT);
     ZkChecker.Attempt exact = checker.attempt(h, wrong, false);
     assertTrue(exact.findings.total() > 0 && exact.findings.kept().stream().allMatch(f -> f.countGap() == 0), "the counter is right, the listing wrong");
-    PlacementRepair repair = new PlacementRepair(checker, h, ExhaustiveSearch.floors(h), 100, System.nanoTime() + 60_000_000_000L);
-    PlacementRepair.Repaired fixed = repair.run(exact, wrong);
+    PlacementRepair.Repaired fixed = repair(checker, h, exact, wrong);
     assertEquals(0, fixed.exact().findings.total(), fixed.exact().findings.kept().toString());
     assertEquals(InfoWrites.FORCED_ABSENT, fixed.placement().get(2L), "/c never took effect");
     assertEquals(3L, fixed.placement().get(3L), "the sequential create took number 1 at /c's old slot");
@@ -158,8 +155,7 @@ class PlacementRepairTest {
    */
   @Test
   void makeVerifysFiveServerSeed10IsDecided() throws Exception {
-    java.nio.file.Path p = java.nio.file.Path.of(getClass().getResource("/histories/sim-s5-seed10-many-info-creates-under-root.edn").toURI());
-    Result r = new ZkChecker().withBudget(new ExhaustiveSearch.Budget(40_000_000, 600_000)).check(History.file(p));
+    Result r = checkStored("sim-s5-seed10-many-info-creates-under-root.edn", 40_000_000);
     assertEquals(Result.Status.VALID, r.status(), r.table());
   }
 
@@ -186,8 +182,7 @@ class PlacementRepairTest {
     Map<Long, Long> wrong = Map.of(2L, InfoWrites.FORCED_ABSENT, 3L, InfoWrites.FORCED_ABSENT);
     ZkChecker.Attempt exact = checker.attempt(h, wrong, false);
     assertEquals(1, exact.findings.total(), "the read sees a node the replay does not have");
-    PlacementRepair repair = new PlacementRepair(checker, h, ExhaustiveSearch.floors(h), 100, System.nanoTime() + 60_000_000_000L);
-    PlacementRepair.Repaired fixed = repair.run(exact, wrong);
+    PlacementRepair.Repaired fixed = repair(checker, h, exact, wrong);
     assertEquals(0, fixed.exact().findings.total(), fixed.exact().findings.kept().toString());
     assertEquals(3L, fixed.placement().get(3L), "the create at the read's czxid");
     assertEquals(2L, fixed.placement().get(2L), "the delete just below it");
@@ -201,8 +196,7 @@ class PlacementRepairTest {
    */
   @Test
   void makeVerifysThreeServerSeed10IsDecidedByTheRepair() throws Exception {
-    java.nio.file.Path p = java.nio.file.Path.of(getClass().getResource("/histories/sim-s3-seed10-ephemeral-recreated.edn").toURI());
-    Result r = new ZkChecker().withBudget(new ExhaustiveSearch.Budget(15_000_000, 600_000)).check(History.file(p));
+    Result r = checkStored("sim-s3-seed10-ephemeral-recreated.edn", 15_000_000);
     assertEquals(Result.Status.VALID, r.status(), r.table());
   }
 
@@ -231,10 +225,20 @@ class PlacementRepairTest {
     Map<Long, Long> wrong = Map.of(4L, 3L, 5L, InfoWrites.FORCED_ABSENT);
     ZkChecker.Attempt exact = checker.attempt(h, wrong, false);
     assertTrue(exact.findings.total() > 0 && exact.findings.kept().get(0).countGap() == 1, exact.findings.kept().toString());
-    PlacementRepair repair = new PlacementRepair(checker, h, ExhaustiveSearch.floors(h), 100, System.nanoTime() + 60_000_000_000L);
-    PlacementRepair.Repaired fixed = repair.run(exact, wrong);
+    PlacementRepair.Repaired fixed = repair(checker, h, exact, wrong);
     assertEquals(0, fixed.exact().findings.total(), fixed.exact().findings.kept().toString());
     assertEquals(3L, fixed.placement().get(5L), "/y took number 2 at the only free zxid");
     assertEquals(InfoWrites.FORCED_ABSENT, fixed.placement().get(4L), "/x's second create left out");
+  }
+
+  /** The repair from one exact attempt, bounded by its own step budget (a minute of wall time is only a backstop). */
+  private static PlacementRepair.Repaired repair(ZkChecker checker, History h, ZkChecker.Attempt exact, Map<Long, Long> wrong) {
+    return new PlacementRepair(checker, h, ExhaustiveSearch.floors(h), 100, System.nanoTime() + 60_000_000_000L).run(exact, wrong);
+  }
+
+  /** zk-check on a stored history under test/resources/histories, with a replay budget (not wall time: load-proof). */
+  private Result checkStored(String name, long replays) throws Exception {
+    java.nio.file.Path p = java.nio.file.Path.of(getClass().getResource("/histories/" + name).toURI());
+    return new ZkChecker().withBudget(new ExhaustiveSearch.Budget(replays, 600_000)).check(History.file(p));
   }
 }
