@@ -92,12 +92,13 @@ final class Following extends Role {
     private record BeforeSnap(Snapshot applied, long floor, java.util.List<Txn> txns, long lastPersisted,
                               long lastCommitted, long snapZxid) {
         long lastZxid() {
-            return txns.isEmpty() ? floor : txns.get(txns.size() - 1).zxid();
+            return lastOf(floor, txns);
         }
     }
+
     /**
-     * A new epoch's SNAP behind our applied state cuts the log back to that state (followerKeepAppliedState):
-     * in memory at once, on disk only at NEWLEADER, under the sync-tail mark, as a SNAP is held. Leaving
+     * A SNAP behind our applied state cuts the log back to that state (followerKeepAppliedState): in memory
+     * at once, on disk only at NEWLEADER (under the sync-tail mark in a new epoch), as a SNAP is held. Leaving
      * before NEWLEADER puts memory back to the log the disk still holds (Zab.tla keeps a leaving follower's
      * durable log; cutting it at receipt left less than the spec, D25). Null when no cut waits.
      */
@@ -105,8 +106,13 @@ final class Following extends Role {
 
     private record KeptCut(long applied, long floor, java.util.List<Txn> txns, long lastPersisted, long lastCommitted) {
         long lastZxid() {
-            return txns.isEmpty() ? floor : txns.get(txns.size() - 1).zxid();
+            return lastOf(floor, txns);
         }
+    }
+
+    /** The last zxid of a history kept as its floor and the transactions after it. */
+    private static long lastOf(long floor, java.util.List<Txn> txns) {
+        return txns.isEmpty() ? floor : txns.get(txns.size() - 1).zxid();
     }
 
     /** Bug.ZK3911_DIFF_LOGGED_AT_UPTODATE: synced proposals held in memory until UPTODATE. */
