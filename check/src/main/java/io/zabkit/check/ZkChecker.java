@@ -260,9 +260,19 @@ public final class ZkChecker {
       fifo.accept(c);
       info.noteCompleted(c);
       if (isSessionEnd(c) && c.session != null) ended.add(c.session);
-      // an :info ephemeral create may have taken effect: its session's unreported end must be placeable too
-      if (c.kind == Call.Kind.CREATE && (c.outcome == Op.Type.OK || c.outcome == Op.Type.INFO) && c.ephemeral() && c.session != null && c.path != null) {
-        ephemerals.computeIfAbsent(c.session, k -> new java.util.HashSet<>()).add(c.path);
+      // an :info ephemeral create may have taken effect: its session's unreported end must be placeable too; an
+      // ephemeral created by a multi's create sub-op just as well (3-server sim seed 3782042: an :info multi's /e2,
+      // removed by its session's expiry, which the history never reports)
+      if ((c.outcome == Op.Type.OK || c.outcome == Op.Type.INFO) && c.session != null) {
+        if (c.kind == Call.Kind.CREATE && c.ephemeral() && c.path != null) {
+          ephemerals.computeIfAbsent(c.session, k -> new java.util.HashSet<>()).add(c.path);
+        } else if (c.kind == Call.Kind.MULTI && c.subs != null) {
+          for (Call sub : c.subs) {
+            if (sub.kind == Call.Kind.CREATE && sub.ephemeral() && sub.path != null) {
+              ephemerals.computeIfAbsent(c.session, k -> new java.util.HashSet<>()).add(sub.path);
+            }
+          }
+        }
       }
       if (c.kind.isWrite()) {
         boolean placed = c.zxid != null && (c.outcome != Op.Type.INFO || c.kind == Call.Kind.SESSION_EXPIRED);
