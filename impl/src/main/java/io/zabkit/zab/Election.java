@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Fast leader election, as ZooKeeper's FastLeaderElection does it: each LOOKING server proposes the
@@ -58,6 +59,12 @@ final class Election {
     /** Votes of settled servers, by server, with the round and state they reported. */
     private final Map<Long, Notification> outOfElection = new TreeMap<>();
     private long finalizeDeadlineMs = -1;
+    /**
+     * Servers whose link broke and that have not been heard from since: no vote can come from them, so
+     * the finalize wait does not wait for theirs (a leader killed with -9 is in here the moment its
+     * sockets close). Kept across rounds; anything heard from a server takes it out.
+     */
+    private final Set<Long> unreachable = new TreeSet<>();
     private long nextResendMs;
     private long resendIntervalMs = RESEND_MIN_MS;
     private boolean running;
@@ -121,6 +128,9 @@ final class Election {
             recvset.put(from, v);
             recvset.put(self, proposal);
             if (agreeing(recvset, proposal)) {
+                if (everyReachableVoterAgrees()) {
+                    return settle(proposal); // no better vote can still come: nobody else could send one
+                }
                 if (finalizeDeadlineMs < 0) {
                     finalizeDeadlineMs = nowMs + config.finalizeWaitMs();
                 }
@@ -148,6 +158,34 @@ final class Election {
             return settle(v);
         }
         return -1;
+    }
+
+    /** The link to a server broke: until we hear from it again, no vote of its can arrive. */
+    void peerDisconnected(long peer) {
+        unreachable.add(peer);
+    }
+
+    /** Something arrived from a server: its link is up, a vote of its may come. */
+    void heardFrom(long peer) {
+        if (!unreachable.isEmpty()) {
+            unreachable.remove(peer);
+        }
+    }
+
+    /**
+     * The finalize wait waits for a better vote; it can only come from a voter that has not yet voted
+     * for our proposal in this round and can still reach us. When there is none, waiting changes nothing.
+     * (ZooKeeper's finalize wait has the same purpose: the election's outcome is safe either way, since
+     * every backer of a vote has a history no newer than the vote's.)
+     */
+    private boolean everyReachableVoterAgrees() {
+        for (long peer : config.voters()) {
+            if (peer != self && !unreachable.contains(peer) && !proposal.equals(recvset.get(peer))) {
+                return false;
+            }
+        }
+        assert agreeing(recvset, proposal) : "finalizing a vote without a quorum";
+        return true;
     }
 
     /** Time passes: finalize a quorum vote after the wait, or re-send our vote if the round is quiet. */

@@ -110,6 +110,7 @@ public final class Zab {
         if (!started || from == self || !config.voters().contains(from)) {
             return;
         }
+        election.heardFrom(from);
         if (m instanceof Notification n) {
             receiveNotification(from, n);
             return;
@@ -125,11 +126,13 @@ public final class Zab {
         if (!started || from == self || !config.voters().contains(from)) {
             return;
         }
+        election.heardFrom(from);
         role.heardFrom(from);
     }
 
     /** The link to a server broke: whatever was in flight on it may be lost. */
     public void peerDisconnected(long peer) {
+        election.peerDisconnected(peer);
         role.peerDisconnected(peer);
     }
 

@@ -74,8 +74,11 @@ class BugZooTest {
 
     @Test
     void aSnapInstalledBehindTheAppliedStateIsCaughtOnItsPinnedSeed() {
-        // the seed issue 13 found the real bug on; with the fix undone it fails again
-        SimOptions o = SimOptions.fromSeed(407, TICKS, SimDisk.Mode.HONEST, 5, Variant.Zab).withoutTargetedScenarios()
+        // Issue 13 found the real bug on seed 407 (5 servers, before the targeted scenarios); that seed stopped
+        // reaching the path when election began to finalize at once on a unanimous reachable quorum. Re-chosen
+        // by running 5-server seeds 1..1000 with all scenarios and this fix undone: 622 is the only one that
+        // fails with "is newer" (36 reach SNAP_BEHIND_APPLIED; EnsembleSimulationTest pins it passing with the fix).
+        SimOptions o = SimOptions.fromSeed(622, TICKS, SimDisk.Mode.HONEST, 5, Variant.Zab)
                 .withBugs(Set.of(Bug.SNAP_BEHIND_APPLIED_INSTALLED));
         SimResult r = new Simulator(o, null, false).run();
         assertTrue(!r.ok() && r.violation().getMessage().contains("is newer"), r.report());
