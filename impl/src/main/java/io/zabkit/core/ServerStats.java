@@ -25,9 +25,10 @@ final class ServerStats {
     long latencyTotalMs;
     long latencyCount;
     /**
-     * Writes only, from receipt to the reply this server sends once it has applied (abdelivered) the
-     * write (seed 003's abdelivery latency as a server sees it): mntr's zabkit_write_latency_*. Plain
-     * counters: nothing is allocated on the reply path.
+     * Writes only (every request answered once its transaction is applied, a session's creation and close
+     * included), from receipt to the reply this server sends once it has applied (abdelivered) the write:
+     * seed 003's abdelivery latency as a server sees it, mntr's zabkit_write_latency_*. Plain counters:
+     * nothing is allocated on the reply path.
      */
     long writeLatencyCount;
     long writeLatencyTotalMs;
