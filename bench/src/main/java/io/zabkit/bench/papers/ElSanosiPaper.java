@@ -93,7 +93,8 @@ final class ElSanosiPaper {
         part.text("Setup: " + s.clients() + " clients (the paper's 250 scaled down for 2 cores), each with one "
                 + "request in flight and pinned round-robin to the N servers (client i on server i mod N); 1 KB "
                 + "setData (write) or getData (read) of the client's own znode; warm-up " + s.warmupWrites()
-                + " writes, then " + s.windows() + " back-to-back windows of " + s.windowWrites()
+                + " writes at each write ratio (after " + 4 * s.windowWrites() + " at 50% on each fresh ensemble, "
+                + "for the JIT), then " + s.windows() + " back-to-back windows of " + s.windowWrites()
                 + " acknowledged writes each (the paper: 20 separate runs of 10,000). Both systems "
                 + (netOnly ? "with forceSync=no and dataDir on /dev/shm (the paper's Net-Only)."
                         : "with forceSync=yes and dataDir on the disk (/tmp).") + "\n");
@@ -130,6 +131,8 @@ final class ElSanosiPaper {
                 }
                 keys.add(key);
             }
+            // a fresh ensemble's JVMs are cold: without this the first write ratio measured would pay the JIT
+            AbcastLoad.run(clients, keys, value, 50, 3 * s.windowWrites(), s.windowWrites(), 2, null);
             for (int wr : s.writePercents()) {
                 AbcastLoad.Result r = AbcastLoad.run(clients, keys, value, wr, s.warmupWrites(), s.windowWrites(),
                         s.windows(), p.isZooKeeper() ? null : () -> WriteLatencyProbe.read(e));

@@ -293,4 +293,45 @@ final class ElSanosiReport {
         part.row(claim, paper, mode, ours, verdict);
         return verdict;
     }
+
+    /** results/README.md's rows for seed 003 (Index), from the parts' .tsv files; nothing if none ran. */
+    static void indexRows(Path dir, StringBuilder b) throws IOException {
+        List<Point> net = new ArrayList<>(read(dir.resolve("net3.tsv")));
+        List<Point> disk = read(dir.resolve("disk.tsv"));
+        for (List<Point> pts : List.of(net, disk)) {
+            if (pts.isEmpty()) {
+                continue;
+            }
+            String mode = pts.get(0).mode();
+            for (int wr : List.of(25, 100)) {
+                b.append("| seed 003 Fig 2a, ").append(wr).append("% writes, ").append(mode)
+                        .append(" | 3 servers, closed-loop clients, 1 KB | Zab - ZabAc about ")
+                        .append(wr == 25 ? "12" : "17").append(" ms | ")
+                        .append(find(pts, "ZooKeeper", 3, wr).map(p -> p.client().show("%.2f") + " ms (client)")
+                                .orElse("not run"))
+                        .append(" | Zab ").append(find(pts, "Zab", 3, wr).map(p -> p.server().show("%.2f")).orElse("-"))
+                        .append(", ZabAc ").append(find(pts, "ZabAc", 3, wr).map(p -> p.server().show("%.2f"))
+                                .orElse("-")).append(" ms (server) |\n");
+            }
+            b.append("| seed 003 Fig 3/5, 100% writes, ").append(mode).append(" | 3 servers | variants at least as fast "
+                    + "as Zab | ").append(find(pts, "ZooKeeper", 3, 100).map(p -> p.writesPerS().show("%,.0f"))
+                            .orElse("not run")).append(" writes/s |");
+            for (String v : List.of("Zab", "ZabAc", "ZabCT", "ZabAA")) {
+                b.append(' ').append(v).append(' ').append(find(pts, v, 3, 100)
+                        .map(p -> p.writesPerS().show("%,.0f")).orElse("-")).append(';');
+            }
+            b.setLength(b.length() - 1);
+            b.append(" writes/s |\n");
+        }
+        Path headlines = dir.resolve("headlines.tsv");
+        if (Files.exists(headlines)) {
+            List<String> rows = Files.readAllLines(headlines);
+            long agree = rows.stream().skip(1).filter(r -> r.endsWith("\tagrees")).count();
+            long tested = rows.stream().skip(1).filter(r -> !r.endsWith("\tnot measured")).count();
+            b.append("| seed 003, the paper's headlines | [el-sanosi/README.md](papers/el-sanosi/README.md) | "
+                    + "Zab-ZabAc gap grows; ZabCt levels ZabAc; ZabCt near ZabAa (N >= 5); ZabCT faster than ZabAA; "
+                    + "the disk changes nothing | - | ").append(agree).append(" of ").append(tested)
+                    .append(" verdicts agree (both modes) |\n");
+        }
+    }
 }
