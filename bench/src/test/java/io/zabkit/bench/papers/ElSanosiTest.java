@@ -78,7 +78,7 @@ class ElSanosiTest {
             double ac = zab - (wr == 25 ? 12 : wr == 100 ? 17 : 14);
             net.add(row("Zab", 3, wr, zab));
             net.add(row("ZabAc", 3, wr, ac));
-            net.add(row("ZabCt", 3, wr, wr == 100 ? ac + 1 : zab - 2));
+            net.add(row("ZabCt", 3, wr, wr == 100 ? ac + 0.4 : zab - 2)); // within ZabAc's half-width 0.5
             net.add(row("ZabCT", 3, wr, wr == 50 ? 15 : 10));
             net.add(row("ZabAA", 3, wr, 12));
         }
