@@ -318,7 +318,7 @@ final class ElSanosiReport {
             b.append("| seed 003 Fig 3/5, 100% writes, ").append(mode).append(" | 3 servers | variants at least as fast "
                     + "as Zab | ").append(find(pts, "ZooKeeper", 3, 100).map(p -> p.writesPerS().show("%,.0f"))
                             .orElse("not run")).append(" writes/s |");
-            for (String v : List.of("Zab", "ZabAc", "ZabCT", "ZabAA")) {
+            for (String v : List.of("Zab", "ZabAc", "ZabCt", "ZabCT", "ZabAA")) {
                 b.append(' ').append(v).append(' ').append(find(pts, v, 3, 100)
                         .map(p -> p.writesPerS().show("%,.0f")).orElse("-")).append(';');
             }
