@@ -56,11 +56,15 @@ class ElSanosiTest {
     void theCommandLineKnowsItsPartsAndVariants() {
         ElSanosiMain.Options quick = ElSanosiMain.Options.parse("--quick");
         assertEquals(List.of("net3", "disk", "headlines"), quick.parts());
-        assertEquals(3, quick.protocols().size(), "ZooKeeper, Zab, ZabAc");
+        assertEquals(3, quick.protocols("net3").size(), "ZooKeeper, Zab, ZabAc");
+        ElSanosiMain.Options full = ElSanosiMain.Options.parse();
+        assertEquals(7, full.protocols("net3").size(), "ZooKeeper and all six");
+        assertEquals(List.of("ZooKeeper", "Zab", "ZabAa", "ZabCt"),
+                full.protocols("net57").stream().map(ElSanosiPaper.Protocol::label).toList(), "Fig 2's set for N >= 5");
         ElSanosiMain.Options o = ElSanosiMain.Options.parse("--parts", "net57", "--variants", "ZabAA",
                 "--no-zookeeper", "--windows", "3");
         assertEquals(List.of("zabkit.broadcast=ZabCT", "zabkit.coinTossProbability=1"),
-                o.protocols().get(0).cfgLines(), "ZabAA is ZabCT with p = 1");
+                o.protocols("net57").get(0).cfgLines(), "ZabAA is ZabCT with p = 1; --variants overrides the part's set");
         assertEquals(3, o.settings().windows());
         assertThrows(IllegalArgumentException.class, () -> ElSanosiMain.Options.parse("--parts", "fig9"));
         assertThrows(IllegalArgumentException.class, () -> ElSanosiMain.Options.parse("--variants", "ZabXY"));
