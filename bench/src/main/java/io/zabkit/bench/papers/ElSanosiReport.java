@@ -332,7 +332,7 @@ final class ElSanosiReport {
             long tested = rows.stream().skip(1).filter(r -> !r.endsWith("\tnot measured")).count();
             b.append("| seed 003, the paper's headlines | [el-sanosi/README.md](papers/el-sanosi/README.md) | "
                     + "Zab-ZabAc gap grows; ZabCt levels ZabAc; ZabCt near ZabAa (N >= 5); ZabCT faster than ZabAA; "
-                    + "the disk changes nothing | - | ").append(agree).append(" of ").append(tested)
+                    + "the variants below Zab; the disk changes nothing | - | ").append(agree).append(" of ").append(tested)
                     .append(" verdicts agree (both modes) |\n");
         }
     }
