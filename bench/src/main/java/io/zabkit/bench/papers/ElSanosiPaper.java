@@ -99,7 +99,7 @@ final class ElSanosiPaper {
                 + (netOnly ? "with forceSync=no and dataDir on /dev/shm (the paper's Net-Only)."
                         : "with forceSync=yes and dataDir on the disk (/tmp).") + "\n");
         ElSanosiReport.tables(part, rows, sizes);
-        ElSanosiReport.charts(out, name, netOnly, rows, sizes);
+        ElSanosiReport.charts(out, name, netOnly, rows.stream().map(ElSanosiReport.Point::of).toList(), sizes);
         part.finish(ORDER, HEADER);
     }
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -19,6 +20,7 @@ final class ElSanosiReport {
     /** Fig 2a's protocols (N = 3) and Fig 4-5's (section 4.1), ZooKeeper beside both. */
     static final List<String> FIG2 = List.of("Zab", "ZabAc", "ZabAa", "ZabCt", "ZooKeeper");
     static final List<String> FIG4 = List.of("Zab", "ZabCT", "ZabAA", "ZabAc", "ZabCt", "ZooKeeper");
+    static final List<String> ALL = List.of("Zab", "ZabAa", "ZabCt", "ZabAc", "ZabCT", "ZabAA", "ZooKeeper");
 
     /** One measured point as the .tsv holds it. */
     record Point(String mode, String variant, boolean zookeeper, int servers, int writePercent, MeanInterval server,
@@ -113,9 +115,8 @@ final class ElSanosiReport {
     }
 
     /** Fig 2 per N and Fig 4-5 (N = 3), each PNG + SVG; Fig 3 spans the parts: {@link #headlines}. */
-    static void charts(Path out, String name, boolean netOnly, List<ElSanosiPaper.Row> rows, List<Integer> sizes)
+    static void charts(Path out, String name, boolean netOnly, List<Point> points, List<Integer> sizes)
             throws IOException {
-        List<Point> points = rows.stream().map(Point::of).toList();
         String mode = netOnly ? "Net-Only (forceSync=no, tmpfs)" : "with the disk (forceSync=yes)";
         for (int n : sizes) {
             Charts.Lines lines = new Charts.Lines();
@@ -181,8 +182,15 @@ final class ElSanosiReport {
         claim(part, "Skipping the disk cannot change the conclusions", "Net-Only figures stand for logged runs",
                 "net-only vs disk", same + " of " + both + " claims with the same verdict in both modes",
                 verdict(both > 0, same == both));
+        for (String[] p : new String[][] {{"net3", "3"}, {"net57", "5,7"}, {"disk", "3"}}) {
+            List<Point> pts = read(out.resolve(p[0] + ".tsv")); // every part's charts redrawn from its data
+            if (!pts.isEmpty()) {
+                charts(out, p[0], !p[0].equals("disk"), pts,
+                        Arrays.stream(p[1].split(",")).map(Integer::parseInt).toList());
+            }
+        }
         Charts.Lines fig3 = new Charts.Lines();
-        for (String v : FIG4) {
+        for (String v : ALL) {
             net.stream().filter(p -> p.variant().equals(v) && p.writePercent() == 100).forEach(p ->
                     fig3.add(series(p), p.servers(), p.writesPerS().mean()));
         }
