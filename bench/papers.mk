@@ -34,7 +34,7 @@ papers: papers-zookeeper papers-system-s papers-thesis ## every paper above, one
 
 # Seed 003 (EL-Sanosi and Ezhilchelvan): Zab's variants by write ratio, Net-Only and with the disk, Apache
 # ZooKeeper 3.9.4 in the same run (its own driver, ElSanosiMain). ELSANOSI_ARGS: e.g. --parts net --servers 3
-# --variants Zab,ZabAc --windows 3 (QUICK=1: N = 3, Zab/ZabAc/ZooKeeper, 2 short windows, ~1 min).
+# --variants Zab,ZabAc --windows 3 (QUICK=1: N = 3, Zab/ZabAc/ZooKeeper, 2 short windows, ~2 min).
 .PHONY: papers-el-sanosi
 ELSANOSI_ARGS ?=
 
