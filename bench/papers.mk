@@ -31,3 +31,16 @@ papers-index: bench-build ## results/README.md: each reproduced figure, the pape
 	cd $(ROOT) && java -cp "$(PAPERS_CP)" io.zabkit.bench.papers.PapersMain index --out "$(ROOT)/results"
 
 papers: papers-zookeeper papers-system-s papers-thesis ## every paper above, one after the other (each refreshes the index)
+
+# Seed 003 (EL-Sanosi and Ezhilchelvan): Zab's variants by write ratio, Net-Only and with the disk, Apache
+# ZooKeeper 3.9.4 in the same run (its own driver, ElSanosiMain). ELSANOSI_ARGS: e.g. --parts net --servers 3
+# --variants Zab,ZabAc --windows 3 (QUICK=1: N = 3, Zab/ZabAc/ZooKeeper, 2 short windows, ~2 min).
+.PHONY: papers-el-sanosi
+ELSANOSI_ARGS ?=
+
+papers-el-sanosi: bench-build ## seed 003: Fig 2-5, Zab/ZabAc/ZabAa/ZabCt/ZabCT/ZabAA vs ZooKeeper, Net-Only and disk (ELSANOSI_ARGS, QUICK=1)
+	@mkdir -p $(call PAPERS_OUT,el-sanosi)
+	set -o pipefail; cd $(ROOT) && nice java -Djava.awt.headless=true -cp "$(PAPERS_CP)" \
+	  io.zabkit.bench.papers.ElSanosiMain --out "$(call PAPERS_OUT,el-sanosi)" $(if $(QUICK),--quick,) $(ELSANOSI_ARGS) \
+	  2>&1 | tee "$(call PAPERS_OUT,el-sanosi)/output-$$(date -u +%Y%m%dT%H%M%S).txt"
+	$(if $(QUICK),,cd $(ROOT) && java -cp "$(PAPERS_CP)" io.zabkit.bench.papers.PapersMain index --out "$(ROOT)/results")

@@ -166,6 +166,8 @@ final class FourLetterWords {
         line(b, "zabkit_sessions_expired", s.sessionsExpired);
         line(b, "zabkit_watch_notifications_sent", s.notificationsSent);
         line(b, "zabkit_connections_closed_for_bad_input", s.connectionsClosedForBadInput);
+        line(b, "zabkit_write_latency_count", s.writeLatencyCount);
+        line(b, "zabkit_write_latency_sum_ms", s.writeLatencyTotalMs);
         return b.toString();
     }
 

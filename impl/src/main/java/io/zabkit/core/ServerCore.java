@@ -1118,6 +1118,9 @@ public final class ServerCore implements Replica, Effects {
             conn.queue.removeFirst();
             conn.lastZxid = Math.max(conn.lastZxid, lastProcessed);
             stats.recordLatency(nowMs - r.receivedMs());
+            if (r.isWrite()) {
+                stats.recordWriteLatency(nowMs - r.receivedMs());
+            }
             conn.lastLatencyMs = nowMs - r.receivedMs();
             send(conn, reply);
             if (p.closeAfter || (r.type() == OpCode.CLOSE_SESSION && r.isWrite())) {

@@ -24,12 +24,26 @@ final class ServerStats {
     long latencyMaxMs;
     long latencyTotalMs;
     long latencyCount;
+    /**
+     * Writes only (every request answered once its transaction is applied, a session's creation and close
+     * included), from receipt to the reply this server sends once it has applied (abdelivered) the write:
+     * seed 003's abdelivery latency as a server sees it, mntr's zabkit_write_latency_*. Plain counters:
+     * nothing is allocated on the reply path.
+     */
+    long writeLatencyCount;
+    long writeLatencyTotalMs;
 
     void recordLatency(long ms) {
         latencyMinMs = Math.min(latencyMinMs, ms);
         latencyMaxMs = Math.max(latencyMaxMs, ms);
         latencyTotalMs += ms;
         latencyCount++;
+    }
+
+    void recordWriteLatency(long ms) {
+        assert ms >= 0 : "a write answered before it arrived: " + ms + " ms";
+        writeLatencyTotalMs += ms;
+        writeLatencyCount++;
     }
 
     long minLatency() {
@@ -47,5 +61,7 @@ final class ServerStats {
         latencyMaxMs = 0;
         latencyTotalMs = 0;
         latencyCount = 0;
+        writeLatencyCount = 0;
+        writeLatencyTotalMs = 0;
     }
 }

@@ -161,6 +161,37 @@ class ServerCoreTest {
     }
 
     @Test
+    void writeLatencyRunsFromReceiptToTheReplyAfterDeliveryAndCountsWritesOnly() throws Exception {
+        CoreHarness h = new CoreHarness();
+        h.connect(1, 0, null);
+        h.framesTo(1);
+        String before = h.core.monitorReport();
+        h.send(1, 1, OpCode.CREATE, new CreateRequest("/a", bytes("v"), Acls.OPEN, 0));
+        h.core.tick(h.now += 7); // the log becomes durable 7 ms after the create arrived
+        h.persistAll();
+        h.send(1, 2, OpCode.GET_DATA, new GetDataRequest("/a", false)); // a read: not a write's latency
+        h.send(1, 3, OpCode.SET_DATA, new SetDataRequest("/a", bytes("w"), -1));
+        h.core.tick(h.now += 3);
+        h.persistAll();
+        assertEquals(3, h.framesTo(1).size());
+        String after = h.core.monitorReport();
+        assertEquals(mntr(before, "zabkit_write_latency_count") + 2, mntr(after, "zabkit_write_latency_count"), after);
+        assertEquals(mntr(before, "zabkit_write_latency_sum_ms") + 10, mntr(after, "zabkit_write_latency_sum_ms"), after);
+        h.core.connect(9, "/127.0.0.1:9");
+        h.core.receive(9, bytes("srst")); // srst resets it with the other latency figures
+        assertEquals(0, mntr(h.core.monitorReport(), "zabkit_write_latency_count"));
+    }
+
+    private static long mntr(String report, String key) {
+        for (String line : report.split("\n")) {
+            if (line.startsWith(key + "\t")) {
+                return Long.parseLong(line.substring(key.length() + 1));
+            }
+        }
+        throw new AssertionError("no " + key + " in mntr:\n" + report);
+    }
+
+    @Test
     void fourLetterWordsAnswerAndClose() {
         CoreHarness h = new CoreHarness();
         h.core.connect(5, "/127.0.0.1:5");

@@ -182,7 +182,7 @@ final class Charts {
     }
 
     private static final Color[] ZABKIT = {new Color(0xd62728), new Color(0xff7f0e), new Color(0x8c564b),
-            new Color(0xe377c2)};
+            new Color(0xe377c2), new Color(0x7f7f7f), new Color(0xbcbd22)}; // six: seed 003's variants
     private static final Color[] ZOOKEEPER = {new Color(0x1f77b4), new Color(0x17becf), new Color(0x2ca02c),
             new Color(0x9467bd)};
 
