@@ -31,3 +31,21 @@ papers-index: bench-build ## results/README.md: each reproduced figure, the pape
 	cd $(ROOT) && java -cp "$(PAPERS_CP)" io.zabkit.bench.papers.PapersMain index --out "$(ROOT)/results"
 
 papers: papers-zookeeper papers-system-s papers-thesis ## every paper above, one after the other (each refreshes the index)
+
+# Seed 002 (Kalantari and Schiper) and seed 004's Table 3: coordination recipes (the papers' own and
+# Curator's) on both systems (io.zabkit.bench.papers.RecipesMain); RecipesTest checks the recipes in test-java.
+.PHONY: papers-kalantari papers-zookeeper-table3
+
+define recipes_run
+	@mkdir -p $(call PAPERS_OUT,$(2))
+	set -o pipefail; cd $(ROOT) && nice java -Djava.awt.headless=true -cp "$(PAPERS_CP)" \
+	  io.zabkit.bench.papers.RecipesMain $(1) --out "$(call PAPERS_OUT,$(2))" $(if $(QUICK),--quick,) $(PAPERS_ARGS) \
+	  2>&1 | tee "$(call PAPERS_OUT,$(2))/output-$(1)-$$(date -u +%Y%m%dT%H%M%S).txt"
+	$(if $(QUICK),,cd $(ROOT) && java -cp "$(PAPERS_CP)" io.zabkit.bench.papers.PapersMain index --out "$(ROOT)/results")
+endef
+
+papers-kalantari: bench-build ## seed 002: queue Table 1, Fig 4, Fig 5, herd Table 2, barrier Table 3; paper's recipes and Curator's, both systems
+	$(call recipes_run,kalantari,kalantari)
+
+papers-zookeeper-table3: bench-build ## seed 004 Table 3: Curator's double barrier, 50/100/200 clients, both systems
+	$(call recipes_run,zookeeper-table3,zookeeper)
