@@ -49,3 +49,7 @@ papers-kalantari: bench-build ## seed 002: queue Table 1, Fig 4, Fig 5, herd Tab
 
 papers-zookeeper-table3: bench-build ## seed 004 Table 3: Curator's double barrier, 50/100/200 clients, both systems
 	$(call recipes_run,zookeeper-table3,zookeeper)
+
+.PHONY: papers-zookeeper-fig6
+papers-zookeeper-fig6: bench-build ## seed 004 Fig 6: throughput vs read ratio, every client on the leader (and spread, same run), both systems
+	$(call recipes_run,zookeeper-fig6,zookeeper)

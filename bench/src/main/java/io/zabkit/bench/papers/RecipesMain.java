@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 
 /**
  * `make papers-kalantari` and `make papers-zookeeper-table3`: the coordination recipes' experiments.
- * Usage: RecipesMain kalantari|zookeeper-table3 [--out DIR] [--parts a,b] [--systems zookeeper,zabkit] [--quick]
+ * Usage: RecipesMain kalantari|zookeeper-table3|zookeeper-fig6 [--out DIR] [--parts a,b] [--systems zookeeper,zabkit] [--quick]
  */
 public final class RecipesMain {
     private RecipesMain() {}
@@ -57,6 +57,9 @@ public final class RecipesMain {
             case "zookeeper-table3" -> DoubleBarrierPaper.table3(out == null ? Path.of("results/papers/zookeeper") : out,
                     systems, quick ? List.of(10, 20) : List.of(50, 100, 200), quick ? List.of(2, 4) : List.of(10, 20, 40, 80),
                     quick ? 60 : 240, log);
+            case "zookeeper-fig6" -> LeaderReadRatio.fig6(out == null ? Path.of("results/papers/zookeeper") : out, systems,
+                    quick ? List.of(3) : List.of(3, 5), quick ? List.of(0, 100) : List.of(0, 20, 40, 60, 80, 100),
+                    quick ? 4 : 20, 100, quick ? 0.5 : 1, quick ? 1 : 3, log);
             default -> usage("unknown experiment '" + what + "'");
         }
         log.accept(String.format("done in %.0f s; load average %s", (System.nanoTime() - t0) / 1e9,
@@ -65,7 +68,7 @@ public final class RecipesMain {
     }
 
     private static void usage(String why) {
-        System.err.println("RecipesMain: " + why + "\nusage: RecipesMain kalantari|zookeeper-table3 [--out DIR] "
+        System.err.println("RecipesMain: " + why + "\nusage: RecipesMain kalantari|zookeeper-table3|zookeeper-fig6 [--out DIR] "
                 + "[--parts table1,fig4,fig5,table2,table3] [--systems zookeeper,zabkit] [--quick]");
         System.exit(2);
     }
