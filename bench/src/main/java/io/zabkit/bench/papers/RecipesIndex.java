@@ -111,6 +111,23 @@ final class RecipesIndex {
                         .append(" s |\n");
             }
         }
+        Optional<List<Map<String, String>>> f6 = read(papers.resolve("zookeeper/fig6.tsv"));
+        if (f6.isPresent()) {
+            for (String reads : List.of("0", "80", "100")) {
+                b.append("| seed 004 Fig 6, ").append(reads).append("% reads | 3 servers, 20 clients x 100 outstanding, "
+                        + "1 KB, all on the leader / spread | lower with every client on the leader | ");
+                for (String system : List.of("zookeeper", "zabkit")) {
+                    List<String> cells = new ArrayList<>();
+                    for (String placement : List.of("leader", "spread")) {
+                        cells.add(max(f6.get(), "ops_per_s", Map.of("system", system, "servers", "3", "placement",
+                                placement, "read_percent", reads)).map(Part::f0).orElse("not run"));
+                    }
+                    b.append(String.join(" / ", cells)).append(" ops/s | ");
+                }
+                b.setLength(b.length() - 1);
+                b.append('\n');
+            }
+        }
         Optional<List<Map<String, String>>> d3 = read(papers.resolve("zookeeper/table3.tsv"));
         if (d3.isPresent()) {
             b.append("| seed 004 Table 3, double barriers | 50-200 clients, Curator's DistributedDoubleBarrier | "
