@@ -18,8 +18,7 @@ import org.apache.zookeeper.ZooKeeper;
  * with Curator's DistributedDoubleBarrier (the algorithm of the paper's section 2.4), both systems.
  */
 final class DoubleBarrierPaper {
-    /** The ZooKeeper paper's README keeps its parts in this order (ZooKeeperPaper's, with Fig 6 and Table 3). */
-    static final List<String> ORDER = List.of("table2", "fig5", "fig6", "fig7", "table3");
+    static final List<String> ORDER = ZooKeeperPaper.README_ORDER;
 
     private DoubleBarrierPaper() {}
 
