@@ -67,7 +67,7 @@ final class Index {
                 ## The papers' figures: their numbers and ours
 
                 Apache ZooKeeper 3.9.4 and zabkit measured in the same run on the same 2-core machine shared with
-                other jobs (the load average of every run is in its folder's README: it was between 12 and 35
+                other jobs (the load average of every run is in its folder's README: it was between 12 and 40
                 for the runs below, so read the figures as a comparison of the two systems within one run, not as
                 absolute numbers; `make papers` reruns everything on a quiet machine). The papers' figures carry
                 no data in their text; only numbers their prose prints are quoted. "-" where a paper gives none.
