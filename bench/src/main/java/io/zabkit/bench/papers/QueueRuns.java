@@ -136,16 +136,13 @@ final class QueueRuns {
         consumers.forEach(c -> got.add(Collections.synchronizedList(new ArrayList<>())));
         List<String> made = Collections.synchronizedList(new ArrayList<>());
         CountDownLatch go = new CountDownLatch(1);
-        long[] t0 = new long[1];
+        AtomicLong t0 = new AtomicLong();
         long deadline = System.nanoTime() + (long) (maxSeconds * 1e9);
-        Thread starter = new Thread(() -> {
-            t0[0] = System.nanoTime();
-            go.countDown();
-        });
         ClientThreads.run(n + 1, maxSeconds + 30, c -> {
-            if (c == n) {
-                Thread.sleep(200); // every client thread is waiting at `go`
-                starter.run();
+            if (c == n) { // the starter: every client thread is waiting at `go` by now
+                Thread.sleep(200);
+                t0.set(System.nanoTime());
+                go.countDown();
                 return;
             }
             go.await();
@@ -166,7 +163,7 @@ final class QueueRuns {
                 }
             }
         });
-        double s = (System.nanoTime() - t0[0]) / 1e9;
+        double s = (System.nanoTime() - t0.get()) / 1e9;
         return new Result(2L * producers.size() * each, s, QueueAudit.check(made, got, remaining(reader, path)));
     }
 
