@@ -30,7 +30,7 @@ papers-thesis: bench-build ## seed 000: sync vs async, persistent vs sequential,
 papers-index: bench-build ## results/README.md: each reproduced figure, the paper's number beside ours (from the .tsv files)
 	cd $(ROOT) && java -cp "$(PAPERS_CP)" io.zabkit.bench.papers.PapersMain index --out "$(ROOT)/results"
 
-papers: papers-zookeeper papers-system-s papers-thesis ## every paper above, one after the other (each refreshes the index)
+papers: papers-zookeeper papers-system-s papers-thesis papers-kalantari papers-zookeeper-table3 papers-zookeeper-fig6 papers-el-sanosi ## every paper below and above, one after the other (each refreshes the index)
 
 # Seed 003 (EL-Sanosi and Ezhilchelvan): Zab's variants by write ratio, Net-Only and with the disk, Apache
 # ZooKeeper 3.9.4 in the same run (its own driver, ElSanosiMain). ELSANOSI_ARGS: e.g. --parts net --servers 3
@@ -44,3 +44,25 @@ papers-el-sanosi: bench-build ## seed 003: Fig 2-5, Zab/ZabAc/ZabAa/ZabCt/ZabCT/
 	  io.zabkit.bench.papers.ElSanosiMain --out "$(call PAPERS_OUT,el-sanosi)" $(if $(QUICK),--quick,) $(ELSANOSI_ARGS) \
 	  2>&1 | tee "$(call PAPERS_OUT,el-sanosi)/output-$$(date -u +%Y%m%dT%H%M%S).txt"
 	$(if $(QUICK),,cd $(ROOT) && java -cp "$(PAPERS_CP)" io.zabkit.bench.papers.PapersMain index --out "$(ROOT)/results")
+
+# Seed 002 (Kalantari and Schiper) and seed 004's Table 3: coordination recipes (the papers' own and
+# Curator's) on both systems (io.zabkit.bench.papers.RecipesMain); RecipesTest checks the recipes in test-java.
+.PHONY: papers-kalantari papers-zookeeper-table3
+
+define recipes_run
+	@mkdir -p $(call PAPERS_OUT,$(2))
+	set -o pipefail; cd $(ROOT) && nice java -Djava.awt.headless=true -cp "$(PAPERS_CP)" \
+	  io.zabkit.bench.papers.RecipesMain $(1) --out "$(call PAPERS_OUT,$(2))" $(if $(QUICK),--quick,) $(PAPERS_ARGS) \
+	  2>&1 | tee "$(call PAPERS_OUT,$(2))/output-$(1)-$$(date -u +%Y%m%dT%H%M%S).txt"
+	$(if $(QUICK),,cd $(ROOT) && java -cp "$(PAPERS_CP)" io.zabkit.bench.papers.PapersMain index --out "$(ROOT)/results")
+endef
+
+papers-kalantari: bench-build ## seed 002: queue Table 1, Fig 4, Fig 5, herd Table 2, barrier Table 3; paper's recipes and Curator's, both systems
+	$(call recipes_run,kalantari,kalantari)
+
+papers-zookeeper-table3: bench-build ## seed 004 Table 3: Curator's double barrier, 50/100/200 clients, both systems
+	$(call recipes_run,zookeeper-table3,zookeeper)
+
+.PHONY: papers-zookeeper-fig6
+papers-zookeeper-fig6: bench-build ## seed 004 Fig 6: throughput vs read ratio, every client on the leader (and spread, same run), both systems
+	$(call recipes_run,zookeeper-fig6,zookeeper)

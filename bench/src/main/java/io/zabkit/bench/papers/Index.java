@@ -55,8 +55,9 @@ final class Index {
                 | folder | what | made by |
                 |---|---|---|
                 | [bench/](bench/README.md) | throughput, p50/p99 and CPU per op by read ratio, leader-crash windows, both systems | `make bench` |
-                | [papers/zookeeper/](papers/zookeeper/README.md) | seed 004 (Hunt et al. 2010): Table 2, Fig 5, Fig 7 | `make papers-zookeeper` |
+                | [papers/zookeeper/](papers/zookeeper/README.md) | seed 004 (Hunt et al. 2010): Table 2, Fig 5, Fig 7; Fig 6 and Table 3 | `make papers-zookeeper`; `make papers-zookeeper-fig6`, `make papers-zookeeper-table3` |
                 | [papers/system-s/](papers/system-s/README.md) | seed 001 (Pham et al. 2014): Fig 2 (primitive operations), Fig 6 (the limits of multi) | `make papers-system-s` |
+                | [papers/kalantari/](papers/kalantari/README.md) | seed 002 (Kalantari and Schiper): queue Table 1, Fig 4-5, herd Table 2, barrier Table 3; the paper's recipes and Curator's | `make papers-kalantari` |
                 | [papers/thesis/](papers/thesis/README.md) | seed 000 (Bagai 2014): creates by API and type, log on tmpfs vs disk, snapshot cost | `make papers-thesis` |
                 | [papers/el-sanosi/](papers/el-sanosi/README.md) | seed 003 (EL-Sanosi and Ezhilchelvan): Fig 2-5, Zab's variants by write ratio, Net-Only and with the disk | `make papers-el-sanosi` |
                 | [availability/](availability/README.md) | seed 001 Fig 10a/10b-c: watch-unavailable windows after follower and leader kill -9 and leader SIGSTOP, both systems, with the phases of each window | `make avail-systems` |
@@ -67,7 +68,7 @@ final class Index {
                 ## The papers' figures: their numbers and ours
 
                 Apache ZooKeeper 3.9.4 and zabkit measured in the same run on the same 2-core machine shared with
-                other jobs (the load average of every run is in its folder's README: it was between 12 and 35
+                other jobs (the load average of every run is in its folder's README: it was between 12 and 40
                 for the runs below, so read the figures as a comparison of the two systems within one run, not as
                 absolute numbers; `make papers` reruns everything on a quiet machine). The papers' figures carry
                 no data in their text; only numbers their prose prints are quoted. "-" where a paper gives none.
@@ -171,10 +172,10 @@ final class Index {
             b.append('\n');
         }
         ElSanosiReport.indexRows(papers.resolve("el-sanosi"), b);
+        RecipesIndex.append(papers, b); // seed 002 and seed 004 Table 3: the coordination recipes
         b.append("\nWhat these figures say, what differs from the papers and why, and what they suggest for the "
                 + "server: [papers/ANALYSIS.md](papers/ANALYSIS.md).\n");
-        b.append("\nNot reproduced yet: seed 004 Fig 6 (all clients on the leader, every ratio), Fig 8 and Table 3; "
-                + "seed 002 (Kalantari and Schiper).\n");
+        b.append("\nSeed 004 Fig 8 is in [availability/fig8/](availability/fig8/).\n");
         Files.writeString(results.resolve("README.md"), b.toString());
     }
 
