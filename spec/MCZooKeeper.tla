@@ -31,6 +31,7 @@ EstablishedInit ==
     /\ lastCommitted = [i \in Server |-> 0]
     /\ up = [i \in Server |-> TRUE]
     /\ leaderOf = [i \in Server |-> L]
+    /\ snapInMemory = [i \in Server |-> "none"]
     /\ leaderEpoch = [i \in Server |-> IF i = L THEN 1 ELSE 0]
     /\ infoMaxEpoch = [i \in Server |-> 0]
     /\ learners = [i \in Server |-> IF i = L THEN Server \ {L} ELSE {}]

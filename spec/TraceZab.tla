@@ -228,7 +228,7 @@ ForgetUnacked(i) ==
           /\ durable' = [durable EXCEPT ![i] = n]
           /\ lastCommitted' = [lastCommitted EXCEPT ![i] = Min(@, n)]
           /\ ackIndex' = [ackIndex EXCEPT ![i][i] = Min(@, n)]
-    /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, up, leaderOf, leaderEpoch,
+    /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, up, leaderOf, snapInMemory, leaderEpoch,
                    infoMaxEpoch, learners, ackepochRecv, forwarding, ackldRecv, suspects,
                    zabAckers, msgs, envVars, ghostVars>>
 

@@ -29,7 +29,7 @@ Variants == {"Zab", "ZabAc", "ZabAa", "ZabCt", "ZabCT", "ZabAA"}
 (* One switch per JIRA issue; spec/README.md says how faithfully each one  *)
 (* re-enacts it. The mechanisms are those the JIRA and its pull request   *)
 (* describe (cited at the action that changes).                           *)
-BugIds == {"3911", "4643", "4646", "4685", "2354", "4712"}
+BugIds == {"3911", "4643", "4646", "4685", "2354", "4712", "3642"}
 ASSUME Variant \in Variants
 \* The paper defines 2.7 for ZabCt (ZabAA must switch, section 4); the Java server's leader-driven
 \* fallback to classic proposals is the same switch in every variant (trace validation, spec/README.md).
@@ -86,9 +86,12 @@ VARIABLES
     durable,        \* how many entries of history are on disk
     lastCommitted,  \* entries history[1..lastCommitted] are delivered (volatile)
     up,             \* FALSE between NodeCrash and NodeStart
-    leaderOf        \* the leader a FOLLOWING server follows
+    leaderOf,       \* the leader a FOLLOWING server follows
+    snapInMemory    \* bug "3642" only: "sync" while a SNAP of this synchronization is in memory
+                    \* (written at its NEWLEADER), "kept" once the server left before that
+                    \* NEWLEADER and kept it: no later NEWLEADER writes it; else "none"
 serverVars == <<state, zabState, acceptedEpoch, currentEpoch, history, durable,
-                lastCommitted, up, leaderOf>>
+                lastCommitted, up, leaderOf, snapInMemory>>
 
 \* Leader variables (also the ACK bookkeeping of every server in ZabAa/ZabCT).
 VARIABLES
@@ -187,19 +190,34 @@ DetachRoles(D) ==
 (* PR 2154). What a synchronization left unfinished before NEWLEADER is    *)
 (* dropped with the in-memory database (the fix of ZOOKEEPER-3642, PR      *)
 (* 1224), so a server never reports a zxid it has not logged.              *)
+(* Bug "3642" (before PR 1224): the follower keeps the unfinished sync in  *)
+(* memory (a SNAP is deserialized into its database at receipt and only   *)
+(* written as a snapshot at NEWLEADER). It votes and reports that zxid;   *)
+(* the next leader DIFFs from it, and that NEWLEADER writes only the DIFF, *)
+(* so the kept part never reaches the disk (snapInMemory) and a restart loses *)
+(* it. ZooKeeper's disk then holds the old log with the DIFF after a gap;  *)
+(* the spec's disk is a prefix, so the DIFF is lost with it.               *)
 Synced(k) == currentEpoch[k] = acceptedEpoch[k]
+KeepsUnfinishedSync(k) == snapInMemory[k] /= "none"
 LeaveDurable(D) == [k \in Server |->
-    IF k \in D /\ Synced(k) THEN Len(history[k]) ELSE durable[k]]
+    IF k \in D /\ Synced(k) /\ snapInMemory[k] = "none" THEN Len(history[k]) ELSE durable[k]]
 LeaveHistory(D) == [k \in Server |->
-    IF k \in D /\ ~Synced(k) THEN SubSeq(history[k], 1, durable[k]) ELSE history[k]]
+    IF k \in D /\ ~Synced(k) /\ ~KeepsUnfinishedSync(k) THEN SubSeq(history[k], 1, durable[k])
+    ELSE history[k]]
 LeaveCommitted(D) == [k \in Server |->
-    IF k \in D /\ ~Synced(k) THEN Min(lastCommitted[k], durable[k]) ELSE lastCommitted[k]]
+    IF k \in D /\ ~Synced(k) /\ ~KeepsUnfinishedSync(k) THEN Min(lastCommitted[k], durable[k])
+    ELSE lastCommitted[k]]
+LeaveSnapInMemory(D) == [k \in Server |->
+    IF k \in D /\ KeepsUnfinishedSync(k)
+    THEN IF durable[k] < Len(history[k]) THEN "kept" ELSE "none"
+    ELSE snapInMemory[k]]
 
 DetachState(D) ==
     /\ DetachRoles(D)
     /\ durable' = LeaveDurable(D)
     /\ history' = LeaveHistory(D)
     /\ lastCommitted' = LeaveCommitted(D)
+    /\ snapInMemory' = LeaveSnapInMemory(D)
 
 DetachLeaderVars(D) ==
     /\ leaderEpoch' = [k \in Server |-> IF k \in D THEN 0 ELSE leaderEpoch[k]]
@@ -238,6 +256,7 @@ Init ==
     /\ lastCommitted = [i \in Server |-> 0]
     /\ up = [i \in Server |-> TRUE]
     /\ leaderOf = [i \in Server |-> NoServer]
+    /\ snapInMemory = [i \in Server |-> "none"]
     /\ leaderEpoch = [i \in Server |-> 0]
     /\ infoMaxEpoch = [i \in Server |-> 0]
     /\ learners = [i \in Server |-> {}]
@@ -284,7 +303,11 @@ ElectLeader(i, Q) ==
                    IF b = i /\ a \in Q \ {i}
                    THEN Append(msgs[a][b], [mtype |-> FOLLOWERINFO, epoch |-> acceptedEpoch[a]])
                    ELSE msgs[a][b]]]
-    /\ UNCHANGED <<acceptedEpoch, currentEpoch, history, durable, lastCommitted, up,
+    \* bug "3642": a new leader takes a snapshot of its database (ZooKeeperServer.loadData),
+    \* which writes what it held in memory
+    /\ durable' = [durable EXCEPT ![i] = IF snapInMemory[i] = "kept" THEN Len(history[i]) ELSE @]
+    /\ snapInMemory' = [snapInMemory EXCEPT ![i] = "none"]
+    /\ UNCHANGED <<acceptedEpoch, currentEpoch, history, lastCommitted, up,
                    envVars, ghostVars>>
 
 \* A LOOKING server j learns of the established leader i and follows it.
@@ -300,7 +323,7 @@ FollowerJoin(j, i) ==
     /\ zabState' = [zabState EXCEPT ![j] = DISCOVERY]
     /\ leaderOf' = [leaderOf EXCEPT ![j] = i]
     /\ msgs' = Send(msgs, j, i, [mtype |-> FOLLOWERINFO, epoch |-> acceptedEpoch[j]])
-    /\ UNCHANGED <<acceptedEpoch, currentEpoch, history, durable, lastCommitted, up,
+    /\ UNCHANGED <<acceptedEpoch, currentEpoch, history, durable, snapInMemory, lastCommitted, up,
                    leaderVars, envVars, ghostVars>>
 
 ----------------------------------------------------------------------------
@@ -330,7 +353,7 @@ LeaderProcessFOLLOWERINFO(i, j) ==
              ELSE /\ infoMaxEpoch' = [infoMaxEpoch EXCEPT ![i] = maxE]
                   /\ msgs' = Receive(msgs, j, i)
                   /\ UNCHANGED <<leaderEpoch, acceptedEpoch>>
-    /\ UNCHANGED <<state, zabState, currentEpoch, history, durable, lastCommitted, up,
+    /\ UNCHANGED <<state, zabState, currentEpoch, history, durable, snapInMemory, lastCommitted, up,
                    leaderOf, ackepochRecv, forwarding, ackldRecv, ackIndex, suspects, zabAckers,
                    envVars, ghostVars>>
 
@@ -348,7 +371,7 @@ FollowerProcessLEADERINFO(i, j) ==
                /\ msgs' = Send(Receive(msgs, j, i), i, j,
                                [mtype |-> ACKEPOCH, epoch |-> currentEpoch[i],
                                 zxid |-> LastZxid(history[i]), fresh |-> e > acceptedEpoch[i]])
-               /\ UNCHANGED <<state, zabState, leaderOf, leaderVars, durable, history,
+               /\ UNCHANGED <<state, zabState, leaderOf, leaderVars, durable, snapInMemory, history,
                               lastCommitted>>
           ELSE /\ FollowerAbandon(i, j)     \* the leader is behind: give up on it
                /\ UNCHANGED acceptedEpoch
@@ -418,18 +441,24 @@ LeaderProcessACKEPOCH(i, j) ==
                               suspects, zabAckers>>
     /\ LET m == Msg(i, j)
            ahead == FollowerAhead(i, m)
-       IN ~ahead => UNCHANGED <<durable, history, lastCommitted>>
+       IN ~ahead => UNCHANGED <<durable, snapInMemory, history, lastCommitted>>
     /\ UNCHANGED <<acceptedEpoch, up, envVars, proposed, committedLog>>
 
 ----------------------------------------------------------------------------
 (* Synchronization.                                                        *)
 
 \* Follower i replaces its log by newHist and delivers up to committed.
-FollowerSyncLog(i, newHist, committed) ==
+\* A SNAP (replaces) is written whole at this sync's NEWLEADER; under bug "3642" it is only in
+\* memory until then. What a TRUNC cuts to the disk's prefix is no longer held in memory.
+FollowerSyncLog(i, newHist, committed, replaces) ==
     LET lc == Min(Len(newHist), Max(lastCommitted[i], committed))
+        d == Min(durable[i], CommonPrefixLen(history[i], newHist))
     IN /\ history' = [history EXCEPT ![i] = newHist]
        \* only the part of the disk log that the new log keeps stays valid
-       /\ durable' = [durable EXCEPT ![i] = Min(@, CommonPrefixLen(history[i], newHist))]
+       /\ durable' = [durable EXCEPT ![i] = d]
+       /\ snapInMemory' = [snapInMemory EXCEPT ![i] =
+              IF replaces THEN (IF "3642" \in Bugs THEN "sync" ELSE "none")
+              ELSE IF d = Len(newHist) THEN "none" ELSE @]
        /\ lastCommitted' = [lastCommitted EXCEPT ![i] = lc]
        /\ zabState' = [zabState EXCEPT ![i] = SYNCHRONIZATION]
        /\ committedLog' = Longest(committedLog, SubSeq(newHist, 1, lc))
@@ -438,7 +467,7 @@ FollowerProcessDIFF(i, j) ==
     /\ state[i] = FOLLOWING /\ leaderOf[i] = j
     /\ Pending(i, j, DIFF)
     /\ LET m == Msg(i, j)
-       IN FollowerSyncLog(i, history[i] \o m.txns, m.committed)
+       IN FollowerSyncLog(i, history[i] \o m.txns, m.committed, FALSE)
     /\ msgs' = Receive(msgs, j, i)
     /\ UNCHANGED <<state, acceptedEpoch, currentEpoch, up, leaderOf, leaderVars,
                    envVars, proposed, leaders>>
@@ -450,7 +479,7 @@ FollowerProcessTRUNC(i, j) ==
            keep == CHOOSE k \in 0..Len(history[i]) :
                        /\ \A x \in 1..k : ~ZxidLT(m.zxid, history[i][x].zxid)
                        /\ (k = Len(history[i]) \/ ZxidLT(m.zxid, history[i][k + 1].zxid))
-       IN FollowerSyncLog(i, SubSeq(history[i], 1, keep), m.committed)
+       IN FollowerSyncLog(i, SubSeq(history[i], 1, keep), m.committed, FALSE)
     /\ msgs' = Receive(msgs, j, i)
     /\ UNCHANGED <<state, acceptedEpoch, currentEpoch, up, leaderOf, leaderVars,
                    envVars, proposed, leaders>>
@@ -459,7 +488,7 @@ FollowerProcessSNAP(i, j) ==
     /\ state[i] = FOLLOWING /\ leaderOf[i] = j
     /\ Pending(i, j, SNAP)
     /\ LET m == Msg(i, j)
-       IN FollowerSyncLog(i, m.txns, m.committed)
+       IN FollowerSyncLog(i, m.txns, m.committed, TRUE)
     /\ msgs' = Receive(msgs, j, i)
     /\ UNCHANGED <<state, acceptedEpoch, currentEpoch, up, leaderOf, leaderVars,
                    envVars, proposed, leaders>>
@@ -493,7 +522,10 @@ FollowerProcessNEWLEADER(i, j) ==
            peers == IF AckToFollowers /\ ~late THEN Server \ {i, j} ELSE {}
            ms == SendAll(Receive(msgs, j, i), i, peers, ack)
        IN /\ currentEpoch' = [currentEpoch EXCEPT ![i] = Msg(i, j).epoch]
-          /\ durable' = [durable EXCEPT ![i] = IF late THEN @ ELSE Len(history[i])]
+          \* bug "3642": the DIFF is written, what a left sync kept in memory is not
+          /\ durable' = [durable EXCEPT ![i] =
+                IF late \/ snapInMemory[i] = "kept" THEN @ ELSE Len(history[i])]
+          /\ snapInMemory' = [snapInMemory EXCEPT ![i] = IF @ = "sync" THEN "none" ELSE @]
           /\ LET waits == /\ "4643" \in Bugs /\ "4646" \notin Bugs   \* ACKLD waits for the log write
                           /\ durable[i] < Len(history[i])
                  ackFirst == "4685" \in Bugs /\ durable[i] < Len(history[i])
@@ -544,7 +576,7 @@ LeaderProcessACKLD(i, j) ==
                                               [mtype |-> COMMIT, zxid |-> history[i][k].zxid])
              ELSE /\ msgs' = Receive(msgs, j, i)
                   /\ UNCHANGED <<zabState, lastCommitted, committedLog>>
-    /\ UNCHANGED <<state, acceptedEpoch, currentEpoch, history, durable, up, leaderOf,
+    /\ UNCHANGED <<state, acceptedEpoch, currentEpoch, history, durable, snapInMemory, up, leaderOf,
                    leaderEpoch, infoMaxEpoch, learners, ackepochRecv, forwarding,
                    suspects, zabAckers, envVars, proposed, leaders>>
 
@@ -559,7 +591,7 @@ FollowerProcessUPTODATE(i, j) ==
     /\ zabState' = [zabState EXCEPT ![i] = BROADCAST]
     /\ durable' = [durable EXCEPT ![i] = IF "3911" \in Bugs THEN Len(history[i]) ELSE @]
     /\ msgs' = Receive(msgs, j, i)
-    /\ UNCHANGED <<state, acceptedEpoch, currentEpoch, history, up, leaderOf,
+    /\ UNCHANGED <<state, acceptedEpoch, currentEpoch, history, up, leaderOf, snapInMemory,
                    leaderVars, envVars, proposed, leaders>>
 
 ----------------------------------------------------------------------------
@@ -594,7 +626,7 @@ LeaderPropose(i, v) ==
        /\ history' = [history EXCEPT ![i] = Append(h, txn)]
        /\ proposed' = proposed \cup {txn}
        /\ msgs' = SendAll(msgs, i, forwarding[i], [mtype |-> PROPOSAL, txn |-> txn])
-       /\ UNCHANGED durable
+       /\ UNCHANGED <<durable, snapInMemory>>
 
 \* A client request reaches leader i (protocol-only spec: values are 1, 2, ...).
 LeaderProcessRequest(i) ==
@@ -619,7 +651,7 @@ LeaderPersistLog(i) ==
                      THEN SendAll(msgs, i, CommitTo(i),
                                   [mtype |-> COMMIT, zxid |-> history[i][k].zxid])
                      ELSE msgs
-    /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, up, leaderOf,
+    /\ UNCHANGED <<snapInMemory, state, zabState, acceptedEpoch, currentEpoch, history, up, leaderOf,
                    leaderEpoch, infoMaxEpoch, learners, ackepochRecv, forwarding,
                    ackldRecv, suspects, zabAckers, envVars, proposed, leaders>>
 
@@ -653,7 +685,7 @@ FollowerProcessPROPOSAL(i, j) ==
           /\ \E head \in (IF CoinToss /\ ~zab THEN BOOLEAN ELSE {TRUE}) :
                 msgs' = IF head THEN SendAll(Receive(msgs, j, i), i, to, ack)
                         ELSE Receive(msgs, j, i)
-    /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, up, leaderOf,
+    /\ UNCHANGED <<snapInMemory, state, zabState, acceptedEpoch, currentEpoch, up, leaderOf,
                    leaderEpoch, infoMaxEpoch, learners, ackepochRecv, forwarding,
                    ackldRecv, suspects, zabAckers, envVars, proposed, leaders>>
 
@@ -669,7 +701,7 @@ FollowerPersistLog(i) ==
     /\ msgs' = IF "4643" \in Bugs /\ "4646" \notin Bugs /\ zabState[i] = SYNCHRONIZATION
                THEN Send(msgs, i, leaderOf[i], [mtype |-> ACKLD, len |-> Len(history[i])])
                ELSE msgs
-    /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, lastCommitted,
+    /\ UNCHANGED <<snapInMemory, state, zabState, acceptedEpoch, currentEpoch, history, lastCommitted,
                    up, leaderOf, leaderVars, envVars, ghostVars>>
 
 (* Leader i counts an explicit ack, which implicitly acks every earlier    *)
@@ -699,7 +731,7 @@ LeaderProcessACK(i, j) ==
           /\ msgs' = IF Switching /\ m.zab = 1 /\ 0 < m.len /\ m.len <= lastCommitted[i]
                      THEN Send(ms1, i, j, [mtype |-> COMMIT, zxid |-> history[i][m.len].zxid])
                      ELSE ms1
-    /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, durable, up,
+    /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, durable, snapInMemory, up,
                    leaderOf, leaderEpoch, infoMaxEpoch, learners, ackepochRecv,
                    forwarding, ackldRecv, suspects, envVars, proposed, leaders>>
 
@@ -718,7 +750,7 @@ FollowerProcessACK(i, j) ==
           /\ lastCommitted' = [lastCommitted EXCEPT ![i] = lc]
           /\ committedLog' = Longest(committedLog, SubSeq(history[i], 1, lc))
     /\ msgs' = Receive(msgs, j, i)
-    /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, durable, up,
+    /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, durable, snapInMemory, up,
                    leaderOf, leaderEpoch, infoMaxEpoch, learners, ackepochRecv,
                    forwarding, ackldRecv, suspects, zabAckers, envVars, proposed, leaders>>
 
@@ -731,7 +763,7 @@ FollowerProcessCOMMIT(i, j) ==
        IN /\ lastCommitted' = [lastCommitted EXCEPT ![i] = lc]
           /\ committedLog' = Longest(committedLog, SubSeq(history[i], 1, lc))
     /\ msgs' = Receive(msgs, j, i)
-    /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, durable, up,
+    /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, durable, snapInMemory, up,
                    leaderOf, leaderVars, envVars, proposed, leaders>>
 
 (* D21, 2.7's switch on the follower's own timeout (A3): a follower whose *)
@@ -864,7 +896,7 @@ SyncThreadWrite(i) ==
                /\ durable' = [durable EXCEPT ![i] = durable[i] + Len(m.txns)]
                /\ msgs' = ms
                /\ UNCHANGED currentEpoch
-    /\ UNCHANGED <<state, zabState, acceptedEpoch, lastCommitted, up, leaderOf, leaderVars,
+    /\ UNCHANGED <<snapInMemory, state, zabState, acceptedEpoch, lastCommitted, up, leaderOf, leaderVars,
                    envVars, ghostVars>>
 
 ----------------------------------------------------------------------------
@@ -889,6 +921,7 @@ NodeCrash(i) ==
               IN /\ history' = [LeaveHistory(D \ {i}) EXCEPT ![i] = SubSeq(history[i], 1, d)]
                  /\ durable' = [LeaveDurable(D \ {i}) EXCEPT ![i] = d]
                  /\ lastCommitted' = [LeaveCommitted(D \ {i}) EXCEPT ![i] = 0]
+                 /\ snapInMemory' = [LeaveSnapInMemory(D \ {i}) EXCEPT ![i] = "none"]
     /\ up' = [up EXCEPT ![i] = FALSE]
     /\ msgs' = ClearAll(msgs, i)
     /\ crashes' = crashes + 1
@@ -897,7 +930,7 @@ NodeCrash(i) ==
 NodeStart(i) ==
     /\ ~up[i]
     /\ up' = [up EXCEPT ![i] = TRUE]
-    /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, durable,
+    /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, durable, snapInMemory,
                    lastCommitted, leaderOf, leaderVars, msgs, envVars, ghostVars>>
 
 \* The link between i and j breaks: in-flight messages are lost, a follower of the other side leaves.
@@ -980,6 +1013,9 @@ TypeOK ==
     /\ \A i \in Server : lastCommitted[i] \in 0..Len(history[i])
     /\ up \in [Server -> BOOLEAN]
     /\ leaderOf \in [Server -> Server \cup {NoServer}]
+    /\ snapInMemory \in [Server -> {"none", "sync", "kept"}]
+    /\ \A i \in Server : snapInMemory[i] /= "none" => "3642" \in Bugs
+    /\ \A i \in Server : snapInMemory[i] = "kept" => durable[i] < Len(history[i]) /\ state[i] /= LEADING
     /\ \A i \in Server : state[i] = FOLLOWING => leaderOf[i] \in Server \ {i}
     /\ \A i \in Server : ~up[i] => state[i] = LOOKING
     /\ crashes \in 0..MaxCrashes /\ partitions \in 0..MaxPartitions

@@ -486,7 +486,7 @@ ZkUnsyncedAck ==
         /\ up[i] /\ state[i] = FOLLOWING /\ durable[i] > 0
         /\ \E d \in 0..(durable[i] - 1) : durable' = [durable EXCEPT ![i] = d]
         /\ UNCHANGED <<state, zabState, acceptedEpoch, currentEpoch, history, lastCommitted,
-                       up, leaderOf, leaderVars, msgs, envVars, ghostVars, zkVars>>
+                       up, leaderOf, snapInMemory, leaderVars, msgs, envVars, ghostVars, zkVars>>
 
 (* Each Zab action, with the service following it; one name per action so
    that counterexample traces say which protocol step happened. *)
