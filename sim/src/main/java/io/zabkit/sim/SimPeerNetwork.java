@@ -18,7 +18,14 @@ import java.util.TreeSet;
  * a partition (PartitionStart) or at random; what was in flight is lost and both ends hear
  * {@code peerDisconnected} at once, before anything sent over the next link. While two servers are
  * cut off, a message between them breaks the (new) link again, except election notifications, which
- * are dropped silently as a connect that fails would drop them.
+ * are dropped silently as a connect that fails would drop them. A server's message made before it heard
+ * that its link broke is dropped, as {@code PeerLinks} drops it.
+ *
+ * <p>One behaviour beyond zabkit's own transport, drawn per seed: ZooKeeper's election transport re-sends
+ * the last vote it sent a peer when a connection to that peer starts and nothing waits to go
+ * (QuorumCnxManager.SendWorker.run, lastMessageSent); so does this network on a new link, for the side
+ * that did not open it. The core must take such a vote, possibly one its sender no longer holds, as FLE
+ * takes any late vote.
  */
 final class SimPeerNetwork {
 
