@@ -99,6 +99,7 @@ final class ObservationChecks {
     if (c.kind != Call.Kind.WATCH_EVENT && c.kind != Call.Kind.CONNECT && c.invoke != null && c.outcome != Op.Type.INFO) {
       session(c).setWatchesWindow = false; // a reply: SetWatches' events, sent before it, are over
     }
+    answeredAfterItsEnd(c);
     switch (c.kind) {
       case WATCH_EVENT -> event(c);
       case SESSION_EXPIRED, CLOSE_SESSION -> {
@@ -137,6 +138,26 @@ final class ObservationChecks {
           see(session(c), c.zxid, c);
         }
       }
+    }
+  }
+
+  /**
+   * A session is answered only while it lives: once its closeSession transaction (a close or an expiry) is applied at
+   * zxid e, the server closes its connection, and a later request gets SESSIONEXPIRED. So an ok reply of the session
+   * whose zxid (the serving server's last processed zxid, or a write's own) is at or above e contradicts the end; it
+   * bounds an unreported end from below, as a listing without the session's ephemeral bounds it from above.
+   */
+  private void answeredAfterItsEnd(Call c) {
+    if (c.outcome != Op.Type.OK || c.zxid == null || c.session == null || c.invoke == null) return; // requests' replies only
+    if (c.kind == Call.Kind.WATCH_EVENT || c.kind == Call.Kind.CONNECT || c.kind == Call.Kind.SESSION_EXPIRED || c.kind == Call.Kind.CLOSE_SESSION) return;
+    Call end = tree.sessionEnd(c.session);
+    if (end == null || end == c) return;
+    long e = end.effectiveZxid();
+    assert e >= 0 || end.zxid == null : "a reported end has its zxid";
+    findings.checked(Property.EphemeralLifetime);
+    if (e >= 0 && e <= c.zxid) {
+      findings.violation(Property.EphemeralLifetime, "session 0x" + Long.toHexString(c.session) + " ended at zxid " + Findings.hex(e)
+          + " but was answered at zxid " + Findings.hex(c.zxid) + " (a server answers no request of a session after its end)", end, c);
     }
   }
 

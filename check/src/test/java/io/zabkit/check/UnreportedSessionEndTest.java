@@ -42,4 +42,42 @@ class UnreportedSessionEndTest {
     Result r = new ZkChecker().check(history(MULTI_HALF_APPLIED));
     assertEquals(Result.Status.INVALID, r.status(), r.table());
   }
+
+  /** An :info multi of session 1 creates the persistent /p and the ephemeral /e; session 2 then lists / with /p and
+   *  without /e: the multi took effect and session 1 expired unseen afterwards, which removed /e. */
+  private static final String MULTI_THEN_UNSEEN_END = """
+      {:type :invoke :process 0 :session 1 :f :multi :value [{:f :create :path "/p" :data "p" :mode :persistent} {:f :create :path "/e" :data "e" :mode :ephemeral}] :time 0}
+      {:type :info :process 0 :session 1 :f :multi :value [{:f :create :path "/p" :data "p" :mode :persistent} {:f :create :path "/e" :data "e" :mode :ephemeral}] :time 1 :error :connection-loss}
+      {:type :invoke :process 1 :session 2 :f :get-children :path "/" :time 5}
+      {:type :ok :process 1 :session 2 :f :get-children :path "/" :value %s :time 6 :zxid 3 :stat {:pzxid %d :num-children %d}}
+      """;
+
+  /** Session 1 is seen alive after the listing (an ok read of its own at a later zxid), so it had not expired. */
+  private static final String SESSION_SEEN_ALIVE_LATER = """
+      {:type :invoke :process 2 :session 1 :f :exists :path "/q" :time 7}
+      {:type :ok :process 2 :session 1 :f :exists :path "/q" :value false :time 8 :zxid 3}
+      """;
+
+  @Test
+  void anInfoMultiAndItsSessionsUnseenEndArePlacedTogether() {
+    // the multi at 1 creates /p and /e; the end at 2 removes /e (pzxid 2: the last child change of /)
+    Result r = new ZkChecker().check(history(MULTI_THEN_UNSEEN_END.formatted("[\"p\" \"zookeeper\"]", 2, 2)));
+    assertEquals(Result.Status.VALID, r.status(), r.table());
+  }
+
+  @Test
+  void theMultiIsAllOrNothingSoAListingWithoutBothStaysInvalid() {
+    // teeth: neither /p nor /e, yet / shows a child change at 2 that nothing else explains... the plain form: a
+    // listing lacking /p but showing pzxid 2 and one more child than the root had
+    Result r = new ZkChecker().check(history(MULTI_THEN_UNSEEN_END.formatted("[\"zookeeper\"]", 2, 1)));
+    assertEquals(Result.Status.INVALID, r.status(), r.table());
+  }
+
+  @Test
+  void aSessionSeenAliveAfterTheListingCannotHaveEndedBeforeIt() {
+    // teeth: session 1's ok reply at zxid 3, after the listing, shows it alive there, so /e was not removed by then
+    Result r = new ZkChecker().check(history(
+        MULTI_THEN_UNSEEN_END.formatted("[\"p\" \"zookeeper\"]", 2, 2) + SESSION_SEEN_ALIVE_LATER));
+    assertEquals(Result.Status.INVALID, r.status(), r.table());
+  }
 }
