@@ -80,4 +80,22 @@ class UnreportedSessionEndTest {
         MULTI_THEN_UNSEEN_END.formatted("[\"p\" \"zookeeper\"]", 2, 2) + SESSION_SEEN_ALIVE_LATER));
     assertEquals(Result.Status.INVALID, r.status(), r.table());
   }
+
+  /** Session 1 creates /a at 1 and is reported expired at 2; session 1 is then answered at zxid %d. */
+  private static final String ANSWERED_AROUND_ITS_END = """
+      {:type :invoke :process 0 :session 1 :f :create :path "/a" :value {:data "a" :mode :persistent} :time 0}
+      {:type :ok :process 0 :session 1 :f :create :path "/a" :value {:data "a" :mode :persistent :created-path "/a"} :time 1 :zxid 1}
+      {:type :invoke :process 0 :session 1 :f :get-data :path "/a" :time 2}
+      {:type :ok :process 0 :session 1 :f :get-data :path "/a" :value "a" :time 3 :zxid %d :stat {:version 0 :mzxid 1 :czxid 1}}
+      {:type :ok :process 0 :session 1 :f :session-expired :time 4 :zxid 2}
+      """;
+
+  @Test
+  void aSessionIsAnsweredOnlyBeforeItsEnd() {
+    Result before = new ZkChecker().check(history(ANSWERED_AROUND_ITS_END.formatted(1, 1)));
+    assertEquals(Result.Status.VALID, before.status(), before.table());
+    Result after = new ZkChecker().check(history(ANSWERED_AROUND_ITS_END.formatted(2, 2)));
+    assertEquals(Result.Status.INVALID, after.status(), after.table());
+    assertEquals(false, after.verdict(Property.EphemeralLifetime).valid(), after.table());
+  }
 }
