@@ -21,4 +21,4 @@ test-check: check-corpus ## zk-check over the corpus (exit codes, property names
 TEST_TARGETS += test-check
 
 bench-check: deps-check ## check a 1,000,000-operation, 100-session history; prints ops/s, wall and CPU time, peak heap
-	$(ZK_CHECK) bench --ops 1000000 --sessions 100 --seed 42
+	$(ZK_CHECK) bench --ops 1000000 --sessions 100 --seed 42 --info-probability 0.05

@@ -148,8 +148,14 @@ public final class ExhaustiveSearch {
       if (c.subs != null) for (Call sub : c.subs) addObservation(sub, c.zxid);
       addObservation(c, c.zxid);
       if (c.zxid != null && c.outcome != Op.Type.INFO && c.completeTime != Call.NEVER) seen.add(new long[] {c.completeTime, c.zxid});
-      if (c.kind == Call.Kind.CREATE && c.ephemeral() && c.session != null && c.outcome != Op.Type.FAIL) {
-        for (String p : pathsOf(c)) ephemeralsBySession.computeIfAbsent(c.session, k -> new HashSet<>()).add(p);
+      // what a session end removes: the ephemerals its session may own, created by a create or by a multi's create
+      // sub-op (an :info multi and its session's unreported end must be searched together: the end removes the
+      // multi's ephemeral and leaves its persistent nodes)
+      if (c.session != null && c.outcome != Op.Type.FAIL) {
+        for (Call part : c.kind == Call.Kind.MULTI && c.subs != null ? c.subs : List.of(c)) {
+          if (part.kind != Call.Kind.CREATE || !part.ephemeral()) continue;
+          for (String p : pathsOf(part)) ephemeralsBySession.computeIfAbsent(c.session, k -> new HashSet<>()).add(p);
+        }
       }
       if (c.kind.isRead() && c.outcome == Op.Type.OK && c.zxid == null && c.path != null) zxidlessReadPaths.add(c.path);
     }

@@ -65,4 +65,50 @@ class WatchReconnectRulesTest {
     created.replaceAll(l -> l.replace(":event :node-data-changed", ":event :node-created"));
     assertWatchViolation(check(created));
   }
+
+  /**
+   * set-watches-event-lost-with-its-connection: session 1 watches /a and /b; /b changes at 3, /a at 4; at a reconnect
+   * SetWatches fires /a (4), then the connection breaks (the client fails its pending exists itself) before /b's event
+   * arrives; the next reconnect's SetWatches fires /b (3). 5-server sim seed 3783015 (test resource
+   * sim-s5-seed3783015-set-watches-event-lost-with-its-connection.edn) was INVALID this way.
+   */
+  private static final List<String> LOST_WITH_ITS_CONNECTION = List.of(
+      "{:type :invoke :process 0 :session 2 :f :create :path \"/a\" :value {:data \"a\" :mode :persistent} :time 0}",
+      "{:type :ok :process 0 :session 2 :f :create :path \"/a\" :value {:data \"a\" :mode :persistent :created-path \"/a\"} :time 1 :zxid 1}",
+      "{:type :invoke :process 0 :session 2 :f :create :path \"/b\" :value {:data \"b\" :mode :persistent} :time 2}",
+      "{:type :ok :process 0 :session 2 :f :create :path \"/b\" :value {:data \"b\" :mode :persistent :created-path \"/b\"} :time 3 :zxid 2}",
+      "{:type :invoke :process 1 :session 1 :f :get-data :path \"/a\" :watch true :time 4}",
+      "{:type :ok :process 1 :session 1 :f :get-data :path \"/a\" :watch true :value \"a\" :time 5 :zxid 2 :stat {:version 0 :mzxid 1}}",
+      "{:type :invoke :process 1 :session 1 :f :get-data :path \"/b\" :watch true :time 6}",
+      "{:type :ok :process 1 :session 1 :f :get-data :path \"/b\" :watch true :value \"b\" :time 7 :zxid 2 :stat {:version 0 :mzxid 2}}",
+      "{:type :invoke :process 0 :session 2 :f :set-data :path \"/b\" :value \"b2\" :version -1 :time 8}",
+      "{:type :ok :process 0 :session 2 :f :set-data :path \"/b\" :value \"b2\" :version -1 :time 9 :zxid 3 :stat {:version 1 :mzxid 3}}",
+      "{:type :invoke :process 0 :session 2 :f :set-data :path \"/a\" :value \"a2\" :version -1 :time 10}",
+      "{:type :ok :process 0 :session 2 :f :set-data :path \"/a\" :value \"a2\" :version -1 :time 11 :zxid 4 :stat {:version 1 :mzxid 4}}",
+      "{:type :invoke :process 1 :session 1 :f :exists :path \"/c\" :time 12}",
+      "{:type :ok :process 1 :session 1 :f :connect :time 13}",
+      "{:type :ok :process 1 :session 1 :f :watch-event :path \"/a\" :value {:event :node-data-changed :path \"/a\"} :time 14 :zxid 4}",
+      "{:type :fail :process 1 :session 1 :f :exists :path \"/c\" :time 15 :error :connection-loss}",
+      "{:type :ok :process 1 :session 1 :f :connect :time 16}",
+      "{:type :ok :process 1 :session 1 :f :watch-event :path \"/b\" :value {:event :node-data-changed :path \"/b\"} :time 17 :zxid 3}");
+
+  @Test
+  void anEventSetWatchesFiredMayBeLostWithItsConnectionAndReFiredBelowOneItDelivered() {
+    Result r = check(LOST_WITH_ITS_CONNECTION);
+    assertEquals(Result.Status.VALID, r.status(), r.table());
+  }
+
+  @Test
+  void aServerReplyBetweenTheReconnectsEndsTheWindowSoTheReFiredEventIsOutOfOrder() {
+    // the other side: the exists answered by the server (not failed by the client) ends the first window
+    List<String> answered = new ArrayList<>(LOST_WITH_ITS_CONNECTION);
+    int i = answered.indexOf("{:type :fail :process 1 :session 1 :f :exists :path \"/c\" :time 15 :error :connection-loss}");
+    answered.set(i, "{:type :ok :process 1 :session 1 :f :exists :path \"/c\" :value false :time 15 :zxid 4}");
+    assertWatchViolation(check(answered));
+  }
+
+  @Test
+  void theSimulatorHistoryThatShowedItIsValid() throws Exception {
+    assertEquals(Result.Status.VALID, check(lines("sim-s5-seed3783015-set-watches-event-lost-with-its-connection.edn")).status());
+  }
 }
