@@ -202,10 +202,15 @@ Explain(i, j) ==
 (* A follower that settled on a leader the spec has not elected yet: its   *)
 (* FOLLOWERINFO is sent by the ElectLeader step that includes it (and a    *)
 (* later line of it fails if none does); one the spec already counted in   *)
-(* ElectLeader's quorum has nothing left to do.                            *)
+(* ElectLeader's quorum has nothing left to do. D26: a follower may also   *)
+(* settle on a server that follows: a vote its sender no longer holds      *)
+(* reached it late (a silent partition held it, or ZooKeeper's transport   *)
+(* re-sent it on a new link). The code's follower then fails to connect    *)
+(* and looks again; the spec's stays LOOKING, and any later step of it as  *)
+(* that server's follower still needs the spec's election.                 *)
 JoinLater(i, j) ==
     /\ Line.action = "FollowerJoin"
-    /\ \/ state[i] = LOOKING /\ state[j] = LOOKING
+    /\ \/ state[i] = LOOKING /\ state[j] \in {LOOKING, FOLLOWING}
        \/ state[i] = FOLLOWING /\ leaderOf[i] = j
     /\ UNCHANGED vars
 

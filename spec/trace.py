@@ -495,11 +495,13 @@ def suite(a):
 
 
 def synced_before_newleader_survived(steps):
-    """Whether a follower crashed during synchronization before its NEWLEADER step and recovered a log
-    holding entries it did not have when its synchronization began (its LEADERINFO or TRUNC line):
-    synced entries on disk that no NEWLEADER vouched for (D17). The epoch may be a new one (currentEpoch
-    still below acceptedEpoch) or the same (a follower that rejoins a leader of its own epoch)."""
-    base, crashed_base = {}, {}
+    """Whether a follower left synchronization before its NEWLEADER step with a log on disk holding
+    entries it did not have when its synchronization began (its LEADERINFO or TRUNC line): synced
+    entries that no NEWLEADER vouched for (D17). It left by a crash (the log it recovers at its restart
+    shows them) or by a broken link (its line shows a durable log other than the one it began with:
+    synced entries added, or a TRUNC's cut, before NEWLEADER). The epoch may be a new one
+    (currentEpoch still below acceptedEpoch) or the same (a follower that rejoins a leader of its own epoch)."""
+    base, crashed_base, phase = {}, {}, {}
     for s in steps:
         n = s["node"]
         if s["action"] in ("FollowerProcessLEADERINFO", "FollowerProcessTRUNC"):
@@ -512,6 +514,10 @@ def synced_before_newleader_survived(steps):
         elif s["action"] == "NodeStart" and n in crashed_base:
             if len(s["history"]) > len(crashed_base.pop(n)):
                 return True
+        elif (s["action"] == "PartitionStart" and s["state"] == "LOOKING" and phase.get(n) == "SYNCHRONIZATION"
+              and n in base and s["history"][:s["durable"]] != base[n]):
+            return True  # its disk log is no longer the one it began with: synced (or cut) before NEWLEADER
+        phase[n] = s["zabState"]
     return False
 
 
