@@ -11,7 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Four-letter words (srvr, ruok, mntr) on a client port; every call is bounded by a connect and a read timeout. */
-final class FourLetterWord {
+public final class FourLetterWord {
     private static final int CONNECT_TIMEOUT_MS = 500;
     private static final int READ_TIMEOUT_MS = 1000;
     private static final int REPLY_BYTES_MAX = 64 * 1024;
@@ -22,9 +22,15 @@ final class FourLetterWord {
 
     /** The reply, or empty if the server does not answer (down, starting, or not serving). */
     static Optional<String> send(InetSocketAddress address, String word) {
+        return send(address, word, CONNECT_TIMEOUT_MS, READ_TIMEOUT_MS);
+    }
+
+    /** {@link #send(InetSocketAddress, String)} with the caller's timeouts (e.g. longer ones on a loaded host). */
+    public static Optional<String> send(InetSocketAddress address, String word, int connectTimeoutMs, int readTimeoutMs) {
+        assert connectTimeoutMs > 0 && readTimeoutMs > 0 : "an unbounded four-letter word";
         try (Socket s = new Socket()) {
-            s.connect(address, CONNECT_TIMEOUT_MS);
-            s.setSoTimeout(READ_TIMEOUT_MS);
+            s.connect(address, connectTimeoutMs);
+            s.setSoTimeout(readTimeoutMs);
             s.getOutputStream().write(word.getBytes(StandardCharsets.US_ASCII));
             s.getOutputStream().flush();
             InputStream in = s.getInputStream();

@@ -1,12 +1,8 @@
 package io.zabkit.bench.papers;
 
 import io.zabkit.bench.Ensemble;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
+import io.zabkit.bench.FourLetterWord;
 import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 
 /**
  * zabkit's server-side abdelivery latency (seed 003, section 3: from a server's receipt of a client's write
@@ -19,7 +15,6 @@ final class WriteLatencyProbe {
     static final String COUNT = "zabkit_write_latency_count";
     static final String SUM_MS = "zabkit_write_latency_sum_ms";
     private static final int TIMEOUT_MS = 2000;
-    private static final int REPLY_BYTES_MAX = 64 * 1024;
 
     /** Cumulative writes answered and their summed latency, over the servers asked. */
     record Snapshot(long writes, long sumMs) {
@@ -77,20 +72,8 @@ final class WriteLatencyProbe {
     }
 
     private static String mntr(InetSocketAddress address) {
-        try (Socket s = new Socket()) {
-            s.connect(address, TIMEOUT_MS);
-            s.setSoTimeout(TIMEOUT_MS);
-            s.getOutputStream().write("mntr".getBytes(StandardCharsets.US_ASCII));
-            s.getOutputStream().flush();
-            InputStream in = s.getInputStream();
-            ByteArrayOutputStream reply = new ByteArrayOutputStream();
-            byte[] buf = new byte[4096];
-            for (int n; reply.size() < REPLY_BYTES_MAX && (n = in.read(buf)) > 0; ) {
-                reply.write(buf, 0, n);
-            }
-            return reply.toString(StandardCharsets.UTF_8);
-        } catch (IOException x) {
-            throw new IllegalStateException("mntr of " + address + " failed: " + x, x);
-        }
+        return FourLetterWord.send(address, "mntr", TIMEOUT_MS, TIMEOUT_MS)
+                .orElseThrow(() -> new IllegalStateException("mntr of " + address + " got no reply within "
+                        + TIMEOUT_MS + " ms (server down or not serving?)"));
     }
 }
