@@ -47,8 +47,6 @@ final class Coverage {
         SLOW_DISK("one server's disk slower than the others' (targeted)", Shape.ENSEMBLE),
         SYNC_ON_SERVER_BEHIND_WRITE("sync sent to a server behind a write just acknowledged", Shape.ENSEMBLE),
         PARTITION_SILENT("silent partition (links hold, timeouts must notice)", Shape.ENSEMBLE),
-        NOTIFICATION_RESENT("a vote re-sent on a new link, as ZooKeeper's SendWorker does (drawn)", Shape.ENSEMBLE),
-        STALE_SETTLED_VOTE("a FOLLOWING/LEADING vote arrives after its sender left that role", Shape.ENSEMBLE),
         STRAY_PEER_REFUSED("stray connection on the quorum port refused (claimed id, no server line's address)",
                 Shape.ENSEMBLE),
         STRAY_PEER_ACCEPTED("stray connection accepted as a member (only with PEER_SOURCE_UNCHECKED)", Shape.SOURCE_UNCHECKED);

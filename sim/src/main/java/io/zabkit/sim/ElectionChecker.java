@@ -39,11 +39,8 @@ final class ElectionChecker {
         }
     }
 
-    /**
-     * {@code forLeader}: the vote for the leader the follower held at its last LOOKING step, or null;
-     * {@code oldestHeardStep}: the step at which the oldest vote it heard while looking was sent (-1: none).
-     */
-    private record Settled(int follower, int leader, Vote vote, Vote forLeader, long oldestHeardStep) {}
+    /** {@code forLeader}: the vote for the leader the follower held at its last LOOKING step, or null. */
+    private record Settled(int follower, int leader, Vote vote, Vote forLeader) {}
 
     /** Each server's vote at its last LOOKING step; dropped when it settles or is down. */
     private final Map<Integer, Vote> looking = new HashMap<>();
@@ -58,12 +55,6 @@ final class ElectionChecker {
      * {@code staleSteps} steps later: a leader settled that recently may have been joined out of election.
      */
     private final Map<Integer, Long> lastSettledStep = new HashMap<>();
-    /**
-     * By server: the step at which the oldest vote it heard since it was last settled was sent. A vote can be
-     * far older than a peer link's delay (a silent partition holds it; a transport re-sends it on a new link),
-     * and FLE joins a leader on settled votes that old.
-     */
-    private final Map<Integer, Long> oldestHeardStep = new HashMap<>();
     private final long staleSteps;
     private long step;
 
@@ -85,20 +76,7 @@ final class ElectionChecker {
         return checks;
     }
 
-    /**
-     * Before {@link #observe}: the oldest vote delivered to server in this step was sent at {@code sentTick}
-     * (-1: none was), now being {@code nowTick}.
-     */
-    void heard(int server, long sentTick, long nowTick) {
-        if (sentTick < 0) {
-            return;
-        }
-        assert sentTick <= nowTick : "a vote sent after it arrived";
-        oldestHeardStep.merge(server, step - (nowTick - sentTick), Math::min);
-    }
-
     void down(int server) {
-        oldestHeardStep.remove(server);
         looking.remove(server);
         claims.remove(server);
         proposedLeader.remove(server);
@@ -130,14 +108,13 @@ final class ElectionChecker {
             return;
         }
         lastSettledStep.put(server, step);
-        Long oldest = oldestHeardStep.remove(server);
         claims.remove(server);
         Vote was = looking.remove(server);
         Long named = proposedLeader.remove(server);
         Vote held = proposal.remove(server);
         if (was != null && state == ServerState.FOLLOWING) {
             settled.put(server, new Settled(server, (int) leader, was,
-                    named != null && named == leader ? held : null, oldest == null ? -1 : oldest));
+                    named != null && named == leader ? held : null));
         }
     }
 
@@ -145,12 +122,9 @@ final class ElectionChecker {
         for (Settled s : settled.values()) {
             Vote leaderVote = looking.get(s.leader());
             Long settledAt = lastSettledStep.get(s.leader());
-            boolean settledWhenHeard = settledAt != null && s.oldestHeardStep() >= 0
-                    && settledAt + staleSteps >= s.oldestHeardStep();
-            if (leaderVote == null || settledAt != null && step - settledAt <= staleSteps || settledWhenHeard) {
+            if (leaderVote == null || settledAt != null && step - settledAt <= staleSteps) {
                 // the leader settled already, or was settled (LEADING) so recently that notifications it
-                // sent then may still arrive, or at or after the oldest vote the follower heard was sent
-                // (held by a silent partition, or re-sent): the follower may have joined it out of election
+                // sent then may still arrive: the follower may have joined it out of election
                 continue;
             }
             Vote claim = claims.get(s.leader());

@@ -57,7 +57,6 @@ record SimOptions(
         double snapRejoinProbability,
         boolean slowDisk,
         double snapCutProbability,
-        double notificationResendProbability,
         Set<Bug> bugs) {
 
     static final int TICK_TIME_MS = 100;
@@ -127,7 +126,6 @@ record SimOptions(
         b.snapRejoinProbability = new Prng(seed ^ 0x5A9BE11DL).pick(0.0, 0.0, 0.02, 0.1);
         b.slowDisk = new Prng(seed ^ 0x51077D15L).chance(0.5);
         b.snapCutProbability = new Prng(seed ^ 0x3642C07DL).pick(0.0, 0.0, 0.5, 1.0);
-        b.notificationResendProbability = new Prng(seed ^ 0x5E1D1A56L).pick(0.0, 0.0, 0.5, 1.0);
         // the durability window is open only while fsyncs take time: its seeds have slow disks
         if (b.windowCrashProbability > 0) {
             b.syncDelayTicksMean = Math.max(b.syncDelayTicksMean, 4.0);
@@ -204,21 +202,18 @@ record SimOptions(
         b.snapRejoinProbability = 0.0;
         b.slowDisk = false;
         b.snapCutProbability = 0.0;
-        b.notificationResendProbability = 0.0;
         return b.build();
     }
 
     /** Whether the targeted scenarios of issue 13 were turned off on a seed that drew some of them. */
     private boolean scenariosTurnedOff() {
         if (!ensemble() || windowCrashProbability + syncAfterWriteProbability + laggardMoveProbability
-                + abandonProbability + snapRejoinProbability + snapCutProbability + notificationResendProbability > 0
-                || slowDisk) {
+                + abandonProbability + snapRejoinProbability + snapCutProbability > 0 || slowDisk) {
             return false;
         }
         SimOptions drawn = fromSeed(seed, ticksMax, diskMode, serverCount, variant);
         return drawn.windowCrashProbability + drawn.syncAfterWriteProbability + drawn.laggardMoveProbability
-                + drawn.abandonProbability + drawn.snapRejoinProbability + drawn.snapCutProbability
-                + drawn.notificationResendProbability > 0 || drawn.slowDisk;
+                + drawn.abandonProbability + drawn.snapRejoinProbability + drawn.snapCutProbability > 0 || drawn.slowDisk;
     }
 
     /** The same run with or without the slow-disk scenario (for a seed pinned before it existed). */
@@ -286,7 +281,6 @@ record SimOptions(
         double snapRejoinProbability;
         boolean slowDisk;
         double snapCutProbability;
-        double notificationResendProbability;
         Set<Bug> bugs = Set.of();
 
         Builder(long seed, int ticksMax, SimDisk.Mode diskMode) {
@@ -305,7 +299,7 @@ record SimOptions(
                     partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant, committedLogCount,
                     honourFaultAssumption, powerLossProbability, discoveryCrashProbability, clientMoveProbability,
                     windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, abandonProbability,
-                    snapRejoinProbability, slowDisk, snapCutProbability, notificationResendProbability, bugs);
+                    snapRejoinProbability, slowDisk, snapCutProbability, bugs);
         }
     }
 
@@ -358,7 +352,6 @@ record SimOptions(
             b.snapRejoinProbability = snapRejoinProbability;
             b.slowDisk = slowDisk;
             b.snapCutProbability = snapCutProbability;
-            b.notificationResendProbability = notificationResendProbability;
             b.bugs = bugs;
         return b;
     }
@@ -376,7 +369,7 @@ record SimOptions(
                         + "variant=%s committedLogCount=%d honourFaultAssumption=%b powerLossProbability=%.4f "
                         + "discoveryCrashProbability=%.2f clientMoveProbability=%.2f windowCrashProbability=%.2f "
                         + "syncAfterWriteProbability=%.2f laggardMoveProbability=%.3f abandonProbability=%.3f "
-                        + "snapRejoinProbability=%.2f slowDisk=%b snapCutProbability=%.2f notificationResendProbability=%.2f",
+                        + "snapRejoinProbability=%.2f slowDisk=%b snapCutProbability=%.2f",
                 seed, ticksMax, msPerTick, clientCount, pipelineDepth, sessionTimeoutMs, reconnectDelayTicksMax,
                 opProbability, clientPauseProbability, clientPauseTicksMax, keyCount, writeFraction, multiProbability,
                 closeSessionProbability, crashProbability, restartDelayTicksMax, tornWriteProbability,
@@ -385,8 +378,7 @@ record SimOptions(
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
                 clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
-                abandonProbability, snapRejoinProbability, slowDisk, snapCutProbability, notificationResendProbability)
-                + (bugs.isEmpty() ? "" : " bugs=" + bugs);
+                abandonProbability, snapRejoinProbability, slowDisk, snapCutProbability) + (bugs.isEmpty() ? "" : " bugs=" + bugs);
     }
 
     /** The simulator flags that re-create these options beyond the seed's draws ("" for none). */

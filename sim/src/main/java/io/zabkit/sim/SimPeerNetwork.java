@@ -18,14 +18,7 @@ import java.util.TreeSet;
  * a partition (PartitionStart) or at random; what was in flight is lost and both ends hear
  * {@code peerDisconnected} at once, before anything sent over the next link. While two servers are
  * cut off, a message between them breaks the (new) link again, except election notifications, which
- * are dropped silently as a connect that fails would drop them. A server's message made before it heard
- * that its link broke is dropped, as {@code PeerLinks} drops it.
- *
- * <p>One behaviour beyond zabkit's own transport, drawn per seed: ZooKeeper's election transport re-sends
- * the last vote it sent a peer when a connection to that peer starts and nothing waits to go
- * (QuorumCnxManager.SendWorker.run, lastMessageSent); so does this network on a new link, for the side
- * that did not open it. The core must take such a vote, possibly one its sender no longer holds, as FLE
- * takes any late vote.
+ * are dropped silently as a connect that fails would drop them.
  */
 final class SimPeerNetwork {
 
@@ -36,11 +29,7 @@ final class SimPeerNetwork {
         void peerDisconnected(long peer);
     }
 
-    /** A message on a pipe; {@code sentTick}: when its sender made it (a re-sent one keeps the first send's). */
-    private record InFlight(long deliverTick, Message message, long sentTick) {}
-
-    /** A notification a server put on its link to another, and when. */
-    private record Sent(Message.Notification notification, long tick) {}
+    private record InFlight(long deliverTick, Message message) {}
 
     /** One direction of the link between two servers. Invariant: deliverTick non-decreasing (FIFO). */
     private static final class Pipe {
@@ -114,56 +103,6 @@ final class SimPeerNetwork {
         this.cutAfter = rule;
     }
 
-    /** Told of every message delivered, with the tick its sender made it (coverage only: it changes nothing). */
-    interface Delivered {
-        void delivered(int from, int to, Message m, long sentTick);
-    }
-
-    private Delivered delivered = (from, to, m, sentTick) -> { };
-
-    void onDelivered(Delivered d) {
-        this.delivered = d;
-    }
-
-    /**
-     * The last election notification each server put on its link to each other one, by (from, to): what
-     * ZooKeeper's election transport re-sends when a connection to that peer starts (QuorumCnxManager's
-     * SendWorker sends lastMessageSent when its queue is empty). Forgotten when the sender crashes.
-     */
-    private final Map<Long, Sent> lastNotification = new TreeMap<>();
-    private Prng resends;
-    private double resendProbability;
-    private long resent;
-    private Runnable onResend = () -> { };
-    /**
-     * By receiver: the send tick of the oldest notification delivered to it since {@link #takeOldestNotificationHeard}
-     * last asked. FLE may act on a vote as old as that (a silent partition holds votes, a re-send repeats one).
-     */
-    private final Map<Integer, Long> oldestNotificationHeard = new TreeMap<>();
-
-    /**
-     * Scenario: when a new link between two servers opens, the side that did not open it re-sends, with
-     * this probability, the last notification it sent the other (drawn from its own stream). The sender
-     * may have changed role since: the opener then hears a vote its sender no longer holds.
-     */
-    void resendLastNotificationOnConnect(double probability, Prng stream, Runnable counted) {
-        assert probability > 0 && probability <= 1 : probability;
-        this.resendProbability = probability;
-        this.resends = stream;
-        this.onResend = counted;
-    }
-
-    /** Notifications re-sent on a new link so far. */
-    long notificationsResent() {
-        return resent;
-    }
-
-    /** The send tick of the oldest notification delivered to server since the last call, or -1 when none was. */
-    long takeOldestNotificationHeard(int server) {
-        Long t = oldestNotificationHeard.remove(server);
-        return t == null ? -1 : t;
-    }
-
     SimPeerNetwork(SimClock clock, Prng prng, SimNetwork.Options options, Trace trace) {
         this.clock = clock;
         this.prng = prng;
@@ -185,7 +124,6 @@ final class SimPeerNetwork {
         }
         peers.remove(server);
         notices.removeIf(k -> (int) (k >> 16) == server);
-        lastNotification.keySet().removeIf(k -> (int) (k >> 16) == server); // its transport's memory is gone
     }
 
     long messagesDelivered() {
@@ -234,48 +172,23 @@ final class SimPeerNetwork {
             impostors.remove(key(to, from));
             breakLink(from, to, "server " + from + "'s own link replaces the stray's", false);
         }
-        if (notices.contains(key(from, to))) {
-            // from has not yet heard that its link to `to` broke: made before it knew, it must not go out on
-            // the next link behind the gap (PeerLinks drops it the same way)
-            trace.event("peer.drop", from + "->" + to + " made before the break was told: " + describe(m));
-            return;
-        }
         if (!peers.containsKey(to) || (cut.contains(pair(from, to)) && !silent)) {
             if (!(m instanceof Message.Notification)) {
                 breakLink(from, to, "send to an unreachable server", true);
             }
             return;
         }
-        if (resendProbability > 0 && !pipes.containsKey(key(from, to)) && !pipes.containsKey(key(to, from))) {
-            Sent last = lastNotification.get(key(to, from));
-            if (last != null && resends.chance(resendProbability)) {
-                // A new link: to's side starts with nothing queued for from, so it sends its last vote again.
-                resent++;
-                onResend.run();
-                trace.event("peer.resend", to + "->" + from + " last notification on a new link (sent at tick "
-                        + last.tick() + "): " + last.notification());
-                enqueue(to, from, last.notification(), last.tick());
-            }
-        }
-        if (m instanceof Message.Notification n) {
-            lastNotification.put(key(from, to), new Sent(n, clock.tick()));
-        }
         enqueue(from, to, m);
     }
 
     /** Puts m on the link from -> to, after a delay drawn from the seed, FIFO behind what is in flight. */
     private void enqueue(int from, int to, Message m) {
-        enqueue(from, to, m, clock.tick());
-    }
-
-    private void enqueue(int from, int to, Message m, long sentTick) {
-        assert sentTick <= clock.tick() : "a message sent in the future";
         Pipe pipe = pipes.computeIfAbsent(key(from, to), k -> new Pipe());
         pipes.computeIfAbsent(key(to, from), k -> new Pipe()); // a link is both directions
         long at = Math.max(pipe.lastDeliverTick, clock.tick() + prng.delay(options.delayTicksMean(),
                 options.delayTicksMax()));
         pipe.lastDeliverTick = at;
-        pipe.queue.addLast(new InFlight(at, m, sentTick));
+        pipe.queue.addLast(new InFlight(at, m));
     }
 
     /**
@@ -343,11 +256,7 @@ final class SimPeerNetwork {
                     continue;
                 }
                 messagesDelivered++;
-                if (f.message() instanceof Message.Notification) {
-                    oldestNotificationHeard.merge(to, f.sentTick(), Math::min);
-                }
                 trace.event("peer.deliver", from + "->" + to + " " + describe(f.message()));
-                delivered.delivered(from, to, f.message(), f.sentTick()); // before the receiver acts on it
                 p.peerMessage(from, f.message());
                 if (cutAfter != null && pipes.containsKey(k) && cutAfter.cut(from, to, f.message())) {
                     breakLink(from, to, "targeted: cut after " + describe(f.message()), true);

@@ -195,32 +195,8 @@ public final class Simulator {
             slow.slowDisk(mean, Math.max(30, Math.min(options.syncDelayTicksMax() * 2, 120)));
             coverage.hit(Coverage.Branch.SLOW_DISK);
         }
-        if (peers != null) {
-            peers.onDelivered(this::countPeerDelivery);
-        }
-        if (options.notificationResendProbability() > 0) {
-            // ZooKeeper's election transport (QuorumCnxManager.SendWorker) re-sends its last message on a new
-            // connection; a vote its sender no longer holds arrives again (sim/README.md)
-            peers.resendLastNotificationOnConnect(options.notificationResendProbability(),
-                    new Prng(options.seed() ^ 0x5E1D1A57L), () -> coverage.hit(Coverage.Branch.NOTIFICATION_RESENT));
-        }
         if (options.snapCutProbability() > 0) {
             peers.cutAfter((from, to, m) -> !snapCutOnce.contains(to) && cutAfterSnap(to, m));
-        }
-    }
-
-    /** Coverage of the election's stale inputs: a re-sent vote, a settled vote its sender no longer holds. */
-    private void countPeerDelivery(int from, int to, io.zabkit.zab.Message m, long sentTick) {
-        if (!(m instanceof io.zabkit.zab.Message.Notification n)) {
-            return;
-        }
-        if (n.state() == io.zabkit.zab.Message.ServerState.LOOKING) {
-            return;
-        }
-        SimNode sender = nodes.get(from - nodes.get(0).address());
-        io.zabkit.zab.Zab z = sender.isUp() ? sender.core().zab() : null;
-        if (z == null || z.state() != n.state() || z.leader() != n.leader()) {
-            coverage.hit(Coverage.Branch.STALE_SETTLED_VOTE);
         }
     }
 
@@ -367,8 +343,6 @@ public final class Simulator {
                         servingLeaderAddresses.remove(n.address());
                     }
                 }
-                elections.heard(n.address(), peers == null ? -1 : peers.takeOldestNotificationHeard(n.address()),
-                        clock.tick());
                 elections.observe(n.address(), zab.state(), zab.leader(), zab.currentEpoch(), zab.lastLoggedZxid(),
                         zab.voteLeader(), zab.voteEpoch(), zab.voteZxid());
             } else {
