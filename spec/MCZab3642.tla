@@ -11,7 +11,8 @@ EXTENDS MCZab
 (* established. Every protocol step stays possible inside it; it prunes    *)
 (* which server leads and where faults fall, so a breadth-first search     *)
 (* reaches the 40-step scenario (a SNAP, then a second sync) the bug       *)
-(* needs. Without the switch the same shape passes.                        *)
+(* needs (MCZab_Bug3642: PrimaryIntegrity at depth 46, 10.8M states). Its  *)
+(* twin without the switch, MCZab_Fix3642, must pass; not yet run through. *)
 CONSTANTS Fo, Ld, Wi
 Bug3642Shape ==
     /\ \A i \in Server : state[i] = LEADING /\ leaderEpoch[i] = 1 => i = Fo
