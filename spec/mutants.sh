@@ -109,7 +109,7 @@ zab_mutant DiffReversed MCZab_Crash.cfg TotalOrder \
 zab_mutant DiffReversedLocal MCZab_Crash.cfg LocalPrimaryOrder \
   'txns |-> SubSeq(h, k + 1, Len(h))' 'txns |-> [x \in 1..(Len(h) - k) |-> h[Len(h) + 1 - x]]'
 zab_mutant DiffPrepended MCZab_Crash.cfg GlobalPrimaryOrder \
-  'FollowerSyncLog(i, history[i] \o m.txns, m.committed)' 'FollowerSyncLog(i, m.txns \o history[i], m.committed)'
+  'FollowerSyncLog(i, history[i] \o m.txns, m.committed, FALSE)' 'FollowerSyncLog(i, m.txns \o history[i], m.committed, FALSE)'
 zab_mutant FollowerAltersValue MCZab_Crash.cfg Integrity \
   'h == Append(history[i], txn)' 'h == Append(history[i], [txn EXCEPT !.value = 0])'
 zab_mutant LeaderCommitsAlone MCZab_Crash.cfg ZabInvariantOnDeliver \
