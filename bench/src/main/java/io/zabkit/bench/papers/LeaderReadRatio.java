@@ -4,12 +4,10 @@ import io.zabkit.bench.Ensemble;
 import io.zabkit.bench.ServerExtras;
 import io.zabkit.bench.SystemUnderTest;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-import org.apache.zookeeper.ZooKeeper;
 
 /**
  * Seed 004 Fig 6: throughput vs read ratio when every client is connected to the leader, beside the
@@ -30,23 +28,17 @@ final class LeaderReadRatio {
                 try (Ensemble e = Systems.start(s, n, 512, ServerExtras.NONE)) {
                     int leader = e.leader().orElseThrow();
                     List<String> keys = ZooKeeperPaper.createKeys(e, leader, 1000, value);
-                    for (String placement : List.of("leader", "spread")) {
-                        List<ZooKeeper> sessions = new ArrayList<>();
-                        try {
-                            for (int i = 0; i < clients; i++) {
-                                sessions.add(Systems.session(e, placement.equals("leader") ? leader : i % n + 1));
-                            }
-                            for (int r : readPercents) {
-                                ReadRatioLoad.Result res = ReadRatioLoad.run(sessions, keys, value, r, outstanding,
-                                        warmupS, measureS);
-                                part.row(s.label(), n, placement, r, res.ops(), res.seconds(), res.opsPerSecond(),
-                                        res.errors());
-                                lines.add(s.label() + " " + n + " servers, " + placement, r, res.opsPerSecond());
-                                cells.put(String.format("%03d\t%d\t%s\t%s", r, n, s.label(), placement),
-                                        Part.f0(res.opsPerSecond()));
-                            }
-                        } finally {
-                            sessions.forEach(Systems::close);
+                    for (ReadRatioLoad.Placement placement : List.of(ReadRatioLoad.Placement.LEADER,
+                            ReadRatioLoad.Placement.SPREAD)) {
+                        String where = placement.label();
+                        for (ReadRatioLoad.Result res : ReadRatioLoad.sweep(e, leader, placement, clients, keys, value,
+                                readPercents, outstanding, warmupS, measureS)) {
+                            int r = res.readPercent();
+                            part.row(s.label(), n, where, r, res.ops(), res.seconds(), res.opsPerSecond(),
+                                    res.errors());
+                            lines.add(s.label() + " " + n + " servers, " + where, r, res.opsPerSecond());
+                            cells.put(String.format("%03d\t%d\t%s\t%s", r, n, s.label(), where),
+                                    Part.f0(res.opsPerSecond()));
                         }
                     }
                 }

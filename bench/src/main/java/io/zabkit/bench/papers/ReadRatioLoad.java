@@ -1,5 +1,7 @@
 package io.zabkit.bench.papers;
 
+import io.zabkit.bench.Ensemble;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -23,7 +25,40 @@ final class ReadRatioLoad {
         }
     }
 
+    /** Where a sweep's sessions connect: round-robin over the servers (Fig 5), or all on the leader (Fig 6). */
+    enum Placement {
+        SPREAD, LEADER;
+
+        String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
     private ReadRatioLoad() {}
+
+    /**
+     * Opens `clients` sessions placed by `placement`, measures one point per read percent on them, and
+     * closes them: the sessions outlive the points so a point does not pay for connecting.
+     */
+    static List<Result> sweep(Ensemble e, int leader, Placement placement, int clients, List<String> keys,
+            byte[] value, List<Integer> readPercents, int outstanding, double warmupS, double measureS)
+            throws IOException, InterruptedException {
+        assert leader >= 1 && leader <= e.size() : "leader " + leader + " is not a server of the ensemble";
+        List<ZooKeeper> sessions = new ArrayList<>();
+        List<Result> results = new ArrayList<>();
+        try {
+            for (int i = 0; i < clients; i++) {
+                sessions.add(Systems.session(e, placement == Placement.LEADER ? leader : i % e.size() + 1));
+            }
+            for (int r : readPercents) {
+                results.add(run(sessions, keys, value, r, outstanding, warmupS, measureS));
+            }
+        } finally {
+            sessions.forEach(Systems::close);
+        }
+        assert results.size() == readPercents.size();
+        return results;
+    }
 
     static Result run(List<ZooKeeper> clients, List<String> keys, byte[] value, int readPercent, int outstanding,
             double warmupS, double measureS) throws InterruptedException {

@@ -98,32 +98,17 @@ final class ZooKeeperPaper {
                 try (Ensemble e = Systems.start(s, n, n > 5 ? 256 : 512, ServerExtras.NONE)) {
                     int leader = e.leader().orElseThrow();
                     List<String> keys = createKeys(e, leader, 1000, value);
-                    List<ZooKeeper> spread = new ArrayList<>();
-                    List<ZooKeeper> onLeader = new ArrayList<>();
-                    try {
-                        for (int i = 0; i < clients; i++) {
-                            spread.add(Systems.session(e, i % n + 1));
-                        }
-                        for (int r : readPercents) {
-                            ReadRatioLoad.Result res = ReadRatioLoad.run(spread, keys, value, r, outstanding, warmupS,
-                                    measureS);
-                            part.row(s.label(), n, "spread", r, res.ops(), res.seconds(), res.opsPerSecond(),
-                                    res.errors());
-                            lines.add(s.label() + " " + n + " servers", r, res.opsPerSecond());
-                            cells.put(n + "\t" + String.format("%03d", r) + "\t" + s.label(), Part.f0(res.opsPerSecond()));
-                        }
-                        spread.forEach(Systems::close);
-                        spread.clear();
-                        for (int i = 0; i < clients; i++) {
-                            onLeader.add(Systems.session(e, leader));
-                        }
-                        ReadRatioLoad.Result w = ReadRatioLoad.run(onLeader, keys, value, 0, outstanding, warmupS,
-                                measureS);
-                        part.row(s.label(), n, "leader", 0, w.ops(), w.seconds(), w.opsPerSecond(), w.errors());
-                    } finally {
-                        spread.forEach(Systems::close);
-                        onLeader.forEach(Systems::close);
+                    for (ReadRatioLoad.Result res : ReadRatioLoad.sweep(e, leader, ReadRatioLoad.Placement.SPREAD,
+                            clients, keys, value, readPercents, outstanding, warmupS, measureS)) {
+                        part.row(s.label(), n, "spread", res.readPercent(), res.ops(), res.seconds(),
+                                res.opsPerSecond(), res.errors());
+                        lines.add(s.label() + " " + n + " servers", res.readPercent(), res.opsPerSecond());
+                        cells.put(n + "\t" + String.format("%03d", res.readPercent()) + "\t" + s.label(),
+                                Part.f0(res.opsPerSecond()));
                     }
+                    ReadRatioLoad.Result w = ReadRatioLoad.sweep(e, leader, ReadRatioLoad.Placement.LEADER, clients,
+                            keys, value, List.of(0), outstanding, warmupS, measureS).get(0);
+                    part.row(s.label(), n, "leader", 0, w.ops(), w.seconds(), w.opsPerSecond(), w.errors());
                 }
             }
         }
