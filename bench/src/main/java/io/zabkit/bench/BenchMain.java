@@ -54,7 +54,8 @@ public final class BenchMain {
                 + (options.forceSync() ? "yes" : "no") + ", " + options.load().clients() + " clients x "
                 + options.load().outstanding() + " outstanding, " + options.load().valueBytes() + "-byte values, "
                 + options.load().warmup().toSeconds() + " s warm-up + " + options.load().measure().toSeconds()
-                + " s per point, " + options.crashRounds() + " crash rounds; load average " + load);
+                + " s per point, driven by the " + options.client().label() + ", " + options.crashRounds()
+                + " crash rounds; load average " + load);
         for (SystemUnderTest system : options.systems()) {
             runSystem(system);
         }
@@ -84,6 +85,10 @@ public final class BenchMain {
     }
 
     private void throughput(Ensemble e) throws Exception {
+        if (options.client() == BenchOptions.LoadClient.LEAN) {
+            throughputLean(e);
+            return;
+        }
         List<ZooKeeper> clients = new ArrayList<>();
         try {
             for (int i = 0; i < options.load().clients(); i++) {
@@ -92,16 +97,50 @@ public final class BenchMain {
             List<String> keys = createKeys(clients.get(0));
             warmUp(e, clients, keys);
             for (int reads : options.readPercents()) {
-                PointResult p = LoadPoint.run(e.system(), clients, keys, options.load(), reads, e::serversCpu,
-                        this::progress);
-                points.add(p);
-                progress(String.format("%s reads=%d%%: %,.0f ops/s, p50 %.2f ms, p99 %.2f ms, %d errors, "
-                        + "servers' CPU %.1f us/op", e.system().label(), reads, p.opsPerSecond(), p.p50Ms(), p.p99Ms(),
-                        p.errors(), p.serverCpuUsPerOp()));
+                record(e, LoadPoint.run(e.system(), clients, keys, options.load(), reads, e::serversCpu,
+                        this::progress));
             }
         } finally {
             clients.forEach(Clients::closeQuietly);
         }
+    }
+
+    /** The same points driven by the lean client; the keys are created through one official session. */
+    private void throughputLean(Ensemble e) throws Exception {
+        List<String> keys;
+        ZooKeeper creator = Clients.pinned(e, e.ids().get(0));
+        try {
+            keys = createKeys(creator);
+        } finally {
+            Clients.closeQuietly(creator);
+        }
+        List<java.net.InetSocketAddress> servers = e.ids().stream().map(e::clientAddress).toList();
+        LoadSettings l = options.load();
+        try (LeanLoad lean = new LeanLoad(servers, l.clients(), l.outstanding(), e.config().sessionTimeoutMs())) {
+            if (options.jitWarmupS() > 0) {
+                long eachS = Math.max(1, Math.round((double) options.jitWarmupS() / options.readPercents().size()));
+                progress(e.system().label() + ": JIT warm-up, " + eachS + " s at each read ratio (not recorded)");
+                for (int reads : options.readPercents()) {
+                    lean.run(e.system(), keys, warmUpSettings(eachS), reads, e::serversCpu, s -> { });
+                }
+            }
+            for (int reads : options.readPercents()) {
+                record(e, lean.run(e.system(), keys, l, reads, e::serversCpu, this::progress));
+            }
+        }
+    }
+
+    private void record(Ensemble e, PointResult p) {
+        points.add(p);
+        progress(String.format("%s reads=%d%%: %,.0f ops/s, p50 %.2f ms, p99 %.2f ms, %d errors, "
+                + "servers' CPU %.1f us/op", e.system().label(), p.readPercent(), p.opsPerSecond(), p.p50Ms(),
+                p.p99Ms(), p.errors(), p.serverCpuUsPerOp()));
+    }
+
+    private LoadSettings warmUpSettings(long seconds) {
+        LoadSettings l = options.load();
+        return new LoadSettings(l.clients(), l.outstanding(), l.valueBytes(), l.keys(), Duration.ofSeconds(seconds),
+                Duration.ofMillis(200), l.measuredOpsMax());
     }
 
     /**
@@ -114,13 +153,10 @@ public final class BenchMain {
         if (options.jitWarmupS() == 0) {
             return;
         }
-        LoadSettings l = options.load();
         long eachS = Math.max(1, Math.round((double) options.jitWarmupS() / options.readPercents().size()));
         progress(e.system().label() + ": JIT warm-up, " + eachS + " s at each read ratio (not recorded)");
         for (int reads : options.readPercents()) {
-            LoadSettings warm = new LoadSettings(l.clients(), l.outstanding(), l.valueBytes(), l.keys(),
-                    Duration.ofSeconds(eachS), Duration.ofMillis(200), l.measuredOpsMax());
-            LoadPoint.run(e.system(), clients, keys, warm, reads, e::serversCpu, s -> { });
+            LoadPoint.run(e.system(), clients, keys, warmUpSettings(eachS), reads, e::serversCpu, s -> { });
         }
     }
 

@@ -10,12 +10,25 @@ import java.util.Map;
 
 /** The command line of {@link BenchMain}; every value is checked, and a bad one names the option and the rule. */
 record BenchOptions(List<SystemUnderTest> systems, int servers, LoadSettings load, List<Integer> readPercents,
-        int crashRounds, boolean forceSync, Path out, boolean quick, int jitWarmupS) {
+        int crashRounds, boolean forceSync, Path out, boolean quick, int jitWarmupS, LoadClient client) {
+
+    /** What drives the throughput points: the lean jute-level client or the official Java client. */
+    enum LoadClient {
+        LEAN, JAVA;
+
+        String label() {
+            return this == LEAN ? "lean jute-level client (one selector thread)" : "official ZooKeeper 3.9.4 Java client (async API)";
+        }
+    }
+
 
     static final String USAGE = String.join("\n",
             "usage: BenchMain [--systems zookeeper,zabkit] [--servers 3] [--clients 8] [--outstanding 100]",
             "                 [--value-bytes 1024] [--keys 1000] [--reads 0,50,90,100] [--warmup-s 3] [--point-s 10]",
-            "                 [--ops-max 3000000] [--jit-warmup-s 10] [--crash-rounds 20] [--force-sync yes|no] [--out results/bench] [--quick]",
+            "                 [--ops-max 3000000] [--jit-warmup-s 10] [--crash-rounds 20] [--force-sync yes|no] [--client lean|java]",
+            "                 [--out results/bench] [--quick]",
+            "  --client: what drives the throughput points: the lean jute-level client (default; one thread for every",
+            "            session, so the servers and not the clients limit) or the official Java client (2 threads a session)",
             "  --jit-warmup-s: unrecorded points at each read ratio before the first, so no system JIT-compiles while measured",
             "  --quick: 1 s warm-up, 2 s JIT warm-up, 2 s points, 2 crash rounds (a smoke run; explicit options still win)");
 
@@ -35,7 +48,8 @@ record BenchOptions(List<SystemUnderTest> systems, int servers, LoadSettings loa
         Map<String, String> v = new LinkedHashMap<>(Map.of("systems", "zookeeper,zabkit", "servers", "3", "clients", "8",
                 "outstanding", "100", "value-bytes", "1024", "keys", "1000", "reads", "0,50,90,100", "warmup-s", "3",
                 "point-s", "10", "ops-max", "3000000"));
-        v.putAll(Map.of("crash-rounds", "20", "force-sync", "yes", "out", "results/bench", "jit-warmup-s", "10"));
+        v.putAll(Map.of("crash-rounds", "20", "force-sync", "yes", "out", "results/bench", "jit-warmup-s", "10",
+                "client", "lean"));
         if (quick) {
             v.putAll(Map.of("warmup-s", "1", "point-s", "2", "crash-rounds", "2", "jit-warmup-s", "2"));
         }
@@ -62,9 +76,13 @@ record BenchOptions(List<SystemUnderTest> systems, int servers, LoadSettings loa
         if (!sync.equals("yes") && !sync.equals("no")) {
             throw new IllegalArgumentException("--force-sync must be yes or no, got '" + sync + "'");
         }
+        String client = v.get("client");
+        if (!client.equals("lean") && !client.equals("java")) {
+            throw new IllegalArgumentException("--client must be lean or java, got '" + client + "'");
+        }
         return new BenchOptions(systems, positive(v, "servers"), load, List.copyOf(reads),
                 atLeast(v, "crash-rounds", 0), sync.equals("yes"), Path.of(v.get("out")), quick,
-                atLeast(v, "jit-warmup-s", 0));
+                atLeast(v, "jit-warmup-s", 0), client.equals("lean") ? LoadClient.LEAN : LoadClient.JAVA);
     }
 
     private static int positive(Map<String, String> v, String key) {

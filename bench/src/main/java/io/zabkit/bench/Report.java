@@ -138,7 +138,7 @@ final class Report {
                 "- Each system runs alone on a fresh " + options.servers() + "-server ensemble of separate JVMs on "
                         + "127.0.0.1..N (tickTime 1000 ms, initLimit 10, syncLimit 2, forceSync="
                         + (options.forceSync() ? "yes" : "no") + ", -Xmx512m -XX:+UseSerialGC, zabkit without -ea);",
-                "  the clients (official ZooKeeper 3.9.4 Java client, async API) run in the benchmark's own JVM, spread",
+                "  the throughput clients (" + options.client().label() + ") run in the benchmark's own JVM, spread",
                 "  round-robin over the servers, reads are getData and writes setData of random keys. Every key is",
                 "  created with and set to the same value; 'errors' counts failed replies and reads of other bytes.",
                 "- 'cpu us/op': CPU time (user + system) of all the servers' JVMs in the measuring window, per",

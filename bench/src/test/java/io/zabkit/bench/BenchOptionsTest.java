@@ -24,6 +24,8 @@ class BenchOptionsTest {
         assertEquals(10, o.jitWarmupS());
         assertTrue(o.forceSync());
         assertFalse(o.quick());
+        assertEquals(BenchOptions.LoadClient.LEAN, o.client()); // the servers, not the clients, must limit
+        assertEquals(BenchOptions.LoadClient.JAVA, BenchOptions.parse(new String[] {"--client", "java"}).client());
     }
 
     @Test
@@ -48,6 +50,7 @@ class BenchOptionsTest {
         assertMessage("--clients must be at least 1, got 0", "--clients", "0");
         assertMessage("--point-s: 'ten' is not an integer", "--point-s", "ten");
         assertMessage("--force-sync must be yes or no, got 'maybe'", "--force-sync", "maybe");
+        assertMessage("--client must be lean or java, got 'c'", "--client", "c");
         assertMessage("unknown system 'etcd': expected zookeeper or zabkit", "--systems", "etcd");
         assertMessage("unexpected argument '--out'", "--out");
     }

@@ -1,5 +1,8 @@
 package io.zabkit.bench.avail;
 
+import io.zabkit.bench.lean.LeanLoop;
+import io.zabkit.bench.lean.LeanSession;
+import io.zabkit.bench.lean.Wire;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;

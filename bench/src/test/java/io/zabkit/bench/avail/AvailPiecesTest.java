@@ -1,5 +1,6 @@
 package io.zabkit.bench.avail;
 
+import io.zabkit.bench.lean.Wire;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package io.zabkit.bench.avail;
+package io.zabkit.bench.lean;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -19,13 +19,13 @@ import java.util.List;
  * depend on: the next server at once after a lost connection, {@link #RETRY_PAUSE_MS} after a failed
  * attempt, no random back-off.
  */
-final class LeanSession {
+public final class LeanSession {
     /** The pause after an attempt that did not get a session (refused, closed, timed out). */
     static final long RETRY_PAUSE_MS = 20;
     private static final int READ_CHUNK = 64 * 1024;
 
     /** What the session reports, always on the loop thread. */
-    interface Handler {
+    public interface Handler {
         /** A session is established: renewed when it is the same session as before the loss. */
         void connected(LeanSession s, boolean renewed);
 
@@ -40,9 +40,9 @@ final class LeanSession {
         default void expired(LeanSession s) {}
     }
 
-    enum State { WAITING, CONNECTING, HANDSHAKE, CONNECTED, CLOSED }
+    public enum State { WAITING, CONNECTING, HANDSHAKE, CONNECTED, CLOSED }
 
-    final int index;
+    public final int index;
     private final List<InetSocketAddress> order;
     private final int timeoutMs;
     private final Handler handler;
@@ -62,9 +62,9 @@ final class LeanSession {
     private long lastRecvNs;
     private int negotiatedTimeoutMs;
     /** Connection attempts since the session was last established. */
-    int attempts;
+    public int attempts;
 
-    LeanSession(int index, List<InetSocketAddress> order, int timeoutMs, Handler handler) {
+    public LeanSession(int index, List<InetSocketAddress> order, int timeoutMs, Handler handler) {
         if (order.isEmpty() || timeoutMs < 1000) {
             throw new IllegalArgumentException("a session needs a server and a timeout >= 1000 ms");
         }
@@ -74,14 +74,14 @@ final class LeanSession {
         this.handler = handler;
     }
 
-    State state() { return state; }
+    public State state() { return state; }
 
-    boolean connected() { return state == State.CONNECTED; }
+    public boolean connected() { return state == State.CONNECTED; }
 
     /** The server this session talks to now, or tries next. */
-    InetSocketAddress server() { return order.get(cursor); }
+    public InetSocketAddress server() { return order.get(cursor); }
 
-    int nextXid() {
+    public int nextXid() {
         int x = nextXid++;
         if (nextXid == Integer.MAX_VALUE) {
             nextXid = 1;
@@ -90,7 +90,7 @@ final class LeanSession {
     }
 
     /** Queues a frame and writes what the socket takes now; dropped silently unless established. */
-    void send(ByteBuffer frame) {
+    public void send(ByteBuffer frame) {
         if (state != State.CONNECTED) {
             return;
         }
@@ -275,7 +275,7 @@ final class LeanSession {
         }
     }
 
-    long lastZxid() { return lastZxid; }
+    public long lastZxid() { return lastZxid; }
 
     /** The connection broke: an established session reports the loss and tries the next server at once. */
     private void dropNow(String why) {

@@ -1,4 +1,4 @@
-package io.zabkit.bench.avail;
+package io.zabkit.bench.lean;
 
 import java.io.IOException;
 import java.nio.channels.SelectionKey;
@@ -16,7 +16,7 @@ import java.util.function.Function;
  * One thread and one selector driving many {@link LeanSession}s: the lean client's whole cost. Other
  * threads touch sessions and their handlers only through {@link #call}, which runs on the loop.
  */
-final class LeanLoop implements AutoCloseable {
+public final class LeanLoop implements AutoCloseable {
     private final Selector selector;
     private final Thread thread;
     private final long tickNs;
@@ -27,7 +27,7 @@ final class LeanLoop implements AutoCloseable {
     private volatile Throwable crashed;
 
     /** @param onTick run on the loop after the timers of every tick (the writer's pacing) */
-    LeanLoop(String name, Duration tick, Runnable onTick) throws IOException {
+    public LeanLoop(String name, Duration tick, Runnable onTick) throws IOException {
         this.selector = Selector.open();
         this.tickNs = tick.toNanos();
         this.onTick = onTick;
@@ -37,12 +37,12 @@ final class LeanLoop implements AutoCloseable {
     }
 
     /** Adds sessions built on the loop thread; each starts connecting on the next tick. */
-    void add(List<LeanSession> more) throws Exception {
+    public void add(List<LeanSession> more) throws Exception {
         call(() -> sessions.addAll(more));
     }
 
     /** Runs job on the loop thread and waits for its result (bounded). */
-    <T> T call(Callable<T> job) throws Exception {
+    public <T> T call(Callable<T> job) throws Exception {
         if (crashed != null) {
             throw new IllegalStateException("the lean client loop failed", crashed);
         }
@@ -58,7 +58,7 @@ final class LeanLoop implements AutoCloseable {
         return result.get(30, TimeUnit.SECONDS);
     }
 
-    <T> T query(Function<List<LeanSession>, T> q) throws Exception {
+    public <T> T query(Function<List<LeanSession>, T> q) throws Exception {
         return call(() -> q.apply(sessions));
     }
 

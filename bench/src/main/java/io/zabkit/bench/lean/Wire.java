@@ -1,4 +1,4 @@
-package io.zabkit.bench.avail;
+package io.zabkit.bench.lean;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,46 +20,46 @@ import org.apache.zookeeper.proto.SetWatches;
  * (reply header, then the few fields the watch experiment needs), so a notification costs no objects
  * beyond its path.
  */
-final class Wire {
-    static final int PROTOCOL_VERSION = 0;
-    static final int OP_GET_DATA = 4;
-    static final int OP_SET_DATA = 5;
-    static final int OP_PING = 11;
-    static final int OP_CLOSE_SESSION = -11;
-    static final int OP_SET_WATCHES = 101;
+public final class Wire {
+    public static final int PROTOCOL_VERSION = 0;
+    public static final int OP_GET_DATA = 4;
+    public static final int OP_SET_DATA = 5;
+    public static final int OP_PING = 11;
+    public static final int OP_CLOSE_SESSION = -11;
+    public static final int OP_SET_WATCHES = 101;
     /** The xids ZooKeeper reserves: notifications, pings and SetWatches replies. */
-    static final int XID_NOTIFICATION = -1;
-    static final int XID_PING = -2;
-    static final int XID_SET_WATCHES = -8;
+    public static final int XID_NOTIFICATION = -1;
+    public static final int XID_PING = -2;
+    public static final int XID_SET_WATCHES = -8;
     /** WatcherEvent types (Watcher.Event.EventType). */
-    static final int EVENT_NODE_DATA_CHANGED = 3;
+    public static final int EVENT_NODE_DATA_CHANGED = 3;
     /** Frames longer than this are a protocol error, not data (ZooKeeper's jute.maxbuffer default). */
-    static final int MAX_FRAME = 0xfffff + 1024;
+    public static final int MAX_FRAME = 0xfffff + 1024;
 
     private Wire() {}
 
-    static ByteBuffer connect(long lastZxidSeen, int timeoutMs, long sessionId, byte[] passwd) {
+    public static ByteBuffer connect(long lastZxidSeen, int timeoutMs, long sessionId, byte[] passwd) {
         return frame(null, new ConnectRequest(PROTOCOL_VERSION, lastZxidSeen, timeoutMs, sessionId, passwd, false));
     }
 
-    static ByteBuffer getData(int xid, String path, boolean watch) {
+    public static ByteBuffer getData(int xid, String path, boolean watch) {
         return frame(new RequestHeader(xid, OP_GET_DATA), new GetDataRequest(path, watch));
     }
 
-    static ByteBuffer setData(int xid, String path, byte[] data) {
+    public static ByteBuffer setData(int xid, String path, byte[] data) {
         return frame(new RequestHeader(xid, OP_SET_DATA), new SetDataRequest(path, data, -1));
     }
 
-    static ByteBuffer setWatches(long relativeZxid, List<String> dataWatches) {
+    public static ByteBuffer setWatches(long relativeZxid, List<String> dataWatches) {
         return frame(new RequestHeader(XID_SET_WATCHES, OP_SET_WATCHES),
                 new SetWatches(relativeZxid, dataWatches, List.of(), List.of()));
     }
 
-    static ByteBuffer ping() {
+    public static ByteBuffer ping() {
         return frame(new RequestHeader(XID_PING, OP_PING), null);
     }
 
-    static ByteBuffer closeSession(int xid) {
+    public static ByteBuffer closeSession(int xid) {
         return frame(new RequestHeader(xid, OP_CLOSE_SESSION), null);
     }
 
@@ -83,9 +83,9 @@ final class Wire {
     }
 
     /** The session a ConnectResponse grants; timeoutMs <= 0 means the server refused (expired) the session. */
-    record Granted(int timeoutMs, long sessionId, byte[] passwd) {}
+    public record Granted(int timeoutMs, long sessionId, byte[] passwd) {}
 
-    static Granted connectResponse(ByteBuffer frame) {
+    public static Granted connectResponse(ByteBuffer frame) {
         frame.getInt(); // protocol version
         int timeout = frame.getInt();
         long session = frame.getLong();
@@ -94,7 +94,7 @@ final class Wire {
     }
 
     /** A jute buffer: int length (-1 for null), then the bytes. */
-    static byte[] buffer(ByteBuffer b) {
+    public static byte[] buffer(ByteBuffer b) {
         int n = b.getInt();
         if (n < 0) {
             return null;
@@ -107,7 +107,7 @@ final class Wire {
         return out;
     }
 
-    static String string(ByteBuffer b) {
+    public static String string(ByteBuffer b) {
         byte[] s = buffer(b);
         return s == null ? null : new String(s, StandardCharsets.UTF_8);
     }
