@@ -14,8 +14,11 @@ import java.util.Map;
  * disk), for the highest zxid delivered: a server that logs it durably holds the prefix before it too.
  *
  * <p>A server logs z durably when its history holds z (or z is at or below the floor its snapshot
- * covers) and its lastPersisted (the fsyncs the simulated disk completed) reaches z. A server that is
- * down counts with what its last live state had on disk: a crash keeps synced bytes. The fast variants
+ * covers), its lastPersisted reaches z, and the simulated disk agrees: no append at or below z waits
+ * for an fsync (SimNode.unsyncedFrom). The core's lastPersisted alone is the server's belief, and a
+ * server that takes an fsync in flight as done (ZOOKEEPER-4712's class) believes wrongly: the spec's
+ * "on disk" is the disk's. A server that is down counts with what its last live state had on disk: a
+ * crash keeps synced bytes. The fast variants
  * acknowledge from memory and keep only the spec's weaker FollowerInvariant, so they are not checked.
  */
 final class DeliveryChecker {
@@ -24,6 +27,8 @@ final class DeliveryChecker {
     private final List<Long> voters;
     /** The Zab state each server had at the end of its last step up (frozen once it crashed). */
     private final Map<Integer, Zab> lastZab = new HashMap<>();
+    /** Each server's SimNode.unsyncedFrom at the end of its last step up (frozen once it crashed). */
+    private final Map<Integer, Long> lastUnsyncedFrom = new HashMap<>();
     private final Map<Integer, Seen> seen = new HashMap<>();
     private long checks;
 
@@ -41,6 +46,7 @@ final class DeliveryChecker {
         for (SimNode n : nodes) {
             if (n.isUp()) {
                 lastZab.put(n.address(), n.core().zab());
+                lastUnsyncedFrom.put(n.address(), n.unsyncedFrom());
             }
         }
         for (SimNode n : nodes) {
@@ -60,7 +66,7 @@ final class DeliveryChecker {
         checks++;
         List<Integer> loggedBy = new ArrayList<>();
         for (Map.Entry<Integer, Zab> e : lastZab.entrySet()) {
-            if (logsDurably(e.getValue(), zxid)) {
+            if (logsDurably(e.getValue(), lastUnsyncedFrom.get(e.getKey()), zxid)) {
                 loggedBy.add(e.getKey());
             }
         }
@@ -70,12 +76,15 @@ final class DeliveryChecker {
         }
     }
 
-    private static boolean logsDurably(Zab zab, long zxid) {
+    private static boolean logsDurably(Zab zab, long unsyncedFrom, long zxid) {
         if (zab.lastPersisted() < zxid) {
             return false;
         }
         if (zxid <= zab.historyFloor()) {
             return true; // in the applied state its snapshot covers
+        }
+        if (zxid >= unsyncedFrom) {
+            return false; // the core takes it as durable, the disk does not hold it yet
         }
         List<Txn> from = zab.historyAfter(zxid - 1);
         return !from.isEmpty() && from.get(0).zxid() == zxid;

@@ -52,6 +52,12 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
     private long lastSyncDoneTick;
     /** The zxid of the last fsync completed since this server started (-1: none yet). */
     private long lastSyncedZxid = -1;
+    /**
+     * The first zxid appended to the log since the disk last made the whole file durable (an fsync
+     * completing, an atomic rewrite by a truncation or snapshot, recovery): every logged entry below it
+     * is on disk, whatever the core believes; Long.MAX_VALUE when nothing is pending.
+     */
+    private long unsyncedFrom = Long.MAX_VALUE;
     private long crashes;
     private long starts;
 
@@ -125,6 +131,11 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
 
     int address() {
         return address;
+    }
+
+    /** See {@link #unsyncedFrom}: the log's entries below this zxid are on the simulated disk. */
+    long unsyncedFrom() {
+        return unsyncedFrom;
     }
 
     /** NodeStart: recover from the disks and build a fresh core on what they kept. */
@@ -201,6 +212,7 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
         storage = null;
         syncs.clear();
         lastSyncedZxid = -1;
+        unsyncedFrom = Long.MAX_VALUE; // the disk holds what recovery will read
         crashes++;
         String log = logDisk.crash(prng, options.tornWriteProbability());
         String snap = snapshotDisk.crash(prng, options.tornWriteProbability());
@@ -223,6 +235,7 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
             }
             trace.event("node.persisted", "node " + address + " zxid=" + Txn.zxidString(s.zxid()));
             lastSyncedZxid = s.zxid();
+            unsyncedFrom = Long.MAX_VALUE; // an fsync syncs the whole file, later appends included
             core.persisted(s.zxid());
             processReady();
         }
@@ -380,6 +393,7 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
      * one appended after the cut, not yet synced) is durable.
      */
     private void lowerSyncsInFlight(long end) {
+        unsyncedFrom = Long.MAX_VALUE; // truncate and snapshot install rewrite the log atomically: durable
         List<SyncInFlight> lowered = new ArrayList<>();
         for (SyncInFlight s : syncs) {
             lowered.add(new SyncInFlight(s.doneTick(), Math.min(s.zxid(), end)));
@@ -412,6 +426,7 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
         if (!ready.entries().isEmpty()) {
             assert ready.mustSync() : "the simulator runs with forceSync: every batch of entries must sync";
             storage.append(ready.entries());
+            unsyncedFrom = Math.min(unsyncedFrom, ready.entries().get(0).zxid());
             proposed.accept(ready.entries());
             double mean = slowSyncMeanTicks > 0 ? slowSyncMeanTicks : options.syncDelayTicksMean();
             int max = slowSyncMeanTicks > 0 ? slowSyncMaxTicks : options.syncDelayTicksMax();
