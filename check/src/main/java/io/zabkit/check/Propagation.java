@@ -53,6 +53,12 @@ final class Propagation {
   private record Part(Call owner, Call part) {}
 
   private final Map<String, List<Part>> writersByPath = new HashMap<>();
+  /**
+   * The same writes by path and then by the data they wrote: a register of the bench generator has some 56,000
+   * set-datas in a million operations, and a scan of them per read made the pins quadratic (jstack samples of
+   * make bench-check's search: every one in {@link #writers}, for minutes).
+   */
+  private final Map<String, Map<Object, List<Part>>> writersByPathData = new HashMap<>();
   private final List<Call> reads = new ArrayList<>();
 
   /** Collects writes and the reads that can pin them (one pass of the history, with the {@link Pairer}). */
@@ -61,7 +67,10 @@ final class Propagation {
       for (Call part : c.subs != null ? c.subs : List.of(c)) {
         if (part.kind != Call.Kind.CREATE && part.kind != Call.Kind.SET_DATA) continue;
         String at = part.kind == Call.Kind.CREATE && part.createdPath != null ? part.createdPath : part.path;
-        if (at != null) writersByPath.computeIfAbsent(at, k -> new ArrayList<>()).add(new Part(c, part));
+        if (at == null) continue;
+        Part w = new Part(c, part);
+        writersByPath.computeIfAbsent(at, k -> new ArrayList<>()).add(w);
+        writersByPathData.computeIfAbsent(at, k -> new HashMap<>()).computeIfAbsent(dataKey(part.data), k -> new ArrayList<>()).add(w);
       }
     }
     if (c.outcome == Op.Type.OK && c.path != null && c.multi == null
@@ -91,6 +100,9 @@ final class Propagation {
       if (r.kind == Call.Kind.GET_CHILDREN && r.done.value() instanceof List<?> kids) {
         for (Object k : kids) {
           String child = r.path.equals("/") ? "/" + k : r.path + "/" + k;
+          // a known create of the child itself is among the candidates, and a known candidate pins nothing: skip the
+          // scan of every :info create of the child's prefix (the same outcome as pin's, without the quadratic cost)
+          if (knownCreateOf(child)) continue;
           pin(out, writers(child, null, true), 0, z, r, canPlace, floors);
         }
       }
@@ -114,7 +126,9 @@ final class Propagation {
     if (prefix != null) keys.add(prefix);
     if (!path.equals("/")) keys.add(ModelTree.parent(path));
     for (int i = 0; i < keys.size(); i++) {
-      for (Part w : writersByPath.getOrDefault(keys.get(i), List.of())) {
+      List<Part> candidates = data == null ? writersByPath.getOrDefault(keys.get(i), List.of())
+          : writersByPathData.getOrDefault(keys.get(i), Map.of()).getOrDefault(dataKey(data), List.of());
+      for (Part w : candidates) {
         boolean viaParent = i == keys.size() - 1 && !path.equals("/") && !keys.get(i).equals(path);
         if (viaParent && !(w.part().kind == Call.Kind.CREATE && w.part().prefixUnknown)) continue;
         if (i > 0 && !viaParent && !(w.part().kind == Call.Kind.CREATE && w.part().sequential())) continue;
@@ -125,6 +139,21 @@ final class Propagation {
     }
     return out;
   }
+
+  /** Whether a write that is not :info created {@code path} itself (then {@link #pin} pins nothing for its creation). */
+  private boolean knownCreateOf(String path) {
+    for (Part w : writersByPath.getOrDefault(path, List.of())) {
+      if (w.owner().outcome != Op.Type.INFO && w.part().kind == Call.Kind.CREATE) return true;
+    }
+    return false;
+  }
+
+  /** The data as a map key: the index holds null data under one key of its own. */
+  private static Object dataKey(Object data) {
+    return data == null ? NO_DATA : data;
+  }
+
+  private static final Object NO_DATA = new Object();
 
   /** Pins the one candidate when there is exactly one that could be there: exactly at {@code exact}, or at or below {@code upper}. */
   private static void pin(Map<Long, Pin> out, List<Part> candidates, long exact, long upper, Call r, Set<Call> canPlace, ExhaustiveSearch.Floors floors) {
