@@ -140,6 +140,22 @@ CrashShape == FollowerLags /\ \A s \in Session : sessServer[s] /= F2
 \* it commits is also seen by a later read as a MonotonicReads violation, which BFS finds first.
 CrashWritesOnly == CrashShape /\ \A s \in Session : \A k \in 1..Len(outstanding[s]) : outstanding[s][k].op /= "read"
 
+(* The ZOOKEEPER-2355 models (MCZooKeeper_Bug2355 and its twin             *)
+(* MCZooKeeper_Fix2355): the session uses the leader L, and the only link  *)
+(* that breaks is L-F2, so that F2 misses the closeSession's PROPOSAL and  *)
+(* gets it again in a DIFF when it rejoins L. The link breaks only once L *)
+(* has proposed the closeSession and F2 has applied the session and its    *)
+(* ephemeral (the JIRA's steps 1-4); the session sends no reads and, once  *)
+(* disconnected, stays away (so that L expires it).                        *)
+Shape2355 ==
+    /\ \A s \in Session : sessServer[s] \in {NoServer, L}
+    /\ \A s \in Session : \A k \in 1..Len(outstanding[s]) :
+           outstanding[s][k].op \in {"createSession", "create"}
+    /\ disconnects > 0 => \A s \in Session : sessServer[s] = NoServer
+    /\ \A p \in partitioned : p = {L, F2}
+    /\ partitions > 0 => \E k \in 1..Len(history[L]) : history[L][k].value.op = "closeSession"
+    /\ partitions > 0 => Len(applied[F2]) >= 2
+
 \* Servers alone are interchangeable (for models that tell sessions apart).
 ServerSymmetry == Permutations(Server)
 =============================================================================

@@ -29,7 +29,9 @@ Variants == {"Zab", "ZabAc", "ZabAa", "ZabCt", "ZabCT", "ZabAA"}
 (* One switch per JIRA issue; spec/README.md says how faithfully each one  *)
 (* re-enacts it. The mechanisms are those the JIRA and its pull request   *)
 (* describe (cited at the action that changes).                           *)
-BugIds == {"3911", "4643", "4646", "4685", "2354", "4712", "3642"}
+\* "2355" changes only the service (ZooKeeper.tla: the follower's data tree); it is listed here
+\* so that one Bugs constant selects every switch.
+BugIds == {"3911", "4643", "4646", "4685", "2354", "4712", "3642", "5094", "2355"}
 ASSUME Variant \in Variants
 \* The paper defines 2.7 for ZabCt (ZabAA must switch, section 4); the Java server's leader-driven
 \* fallback to classic proposals is the same switch in every variant (trace validation, spec/README.md).
@@ -87,9 +89,11 @@ VARIABLES
     lastCommitted,  \* entries history[1..lastCommitted] are delivered (volatile)
     up,             \* FALSE between NodeCrash and NodeStart
     leaderOf,       \* the leader a FOLLOWING server follows
-    snapInMemory    \* bug "3642" only: "sync" while a SNAP of this synchronization is in memory
-                    \* (written at its NEWLEADER), "kept" once the server left before that
-                    \* NEWLEADER and kept it: no later NEWLEADER writes it; else "none"
+    snapInMemory    \* bugs "3642" and "5094" only: "sync" while a SNAP of this synchronization is
+                    \* in memory (written at its NEWLEADER), "trunc" while the committed
+                    \* transactions that followed this synchronization's TRUNC are (5094),
+                    \* "kept" once the server left before that NEWLEADER and kept them: no
+                    \* later NEWLEADER writes them; else "none"
 serverVars == <<state, zabState, acceptedEpoch, currentEpoch, history, durable,
                 lastCommitted, up, leaderOf, snapInMemory>>
 
@@ -197,19 +201,30 @@ DetachRoles(D) ==
 (* so the kept part never reaches the disk (snapInMemory) and a restart loses *)
 (* it. ZooKeeper's disk then holds the old log with the DIFF after a gap;  *)
 (* the spec's disk is a prefix, so the DIFF is lost with it.               *)
+(* Bug "5094" (apache/zookeeper PR 2459, open): after PR 1224              *)
+(* Learner.shutdown clears the database only for an unfinished SNAP. A     *)
+(* TRUNC sync also sets snapshotNeeded, so the committed transactions that *)
+(* follow the TRUNC before NEWLEADER (PROPOSAL then COMMIT) are applied to *)
+(* memory only, to be written by the snapshot at NEWLEADER. A follower     *)
+(* that leaves before it keeps them in memory (the uncommitted ones die    *)
+(* with packetsNotCommitted) and reports their last zxid; the same gap     *)
+(* follows. KeptLen is how much of its log a leaving server keeps.         *)
 Synced(k) == currentEpoch[k] = acceptedEpoch[k]
 KeepsUnfinishedSync(k) == snapInMemory[k] /= "none"
+KeptLen(k) ==
+    CASE snapInMemory[k] = "trunc" -> Max(durable[k], lastCommitted[k])
+      [] KeepsUnfinishedSync(k) \/ Synced(k) -> Len(history[k])
+      [] OTHER -> durable[k]
 LeaveDurable(D) == [k \in Server |->
     IF k \in D /\ Synced(k) /\ snapInMemory[k] = "none" THEN Len(history[k]) ELSE durable[k]]
 LeaveHistory(D) == [k \in Server |->
-    IF k \in D /\ ~Synced(k) /\ ~KeepsUnfinishedSync(k) THEN SubSeq(history[k], 1, durable[k])
-    ELSE history[k]]
+    IF k \in D THEN SubSeq(history[k], 1, KeptLen(k)) ELSE history[k]]
 LeaveCommitted(D) == [k \in Server |->
     IF k \in D /\ ~Synced(k) /\ ~KeepsUnfinishedSync(k) THEN Min(lastCommitted[k], durable[k])
     ELSE lastCommitted[k]]
 LeaveSnapInMemory(D) == [k \in Server |->
     IF k \in D /\ KeepsUnfinishedSync(k)
-    THEN IF durable[k] < Len(history[k]) THEN "kept" ELSE "none"
+    THEN IF durable[k] < KeptLen(k) THEN "kept" ELSE "none"
     ELSE snapInMemory[k]]
 
 DetachState(D) ==
@@ -385,12 +400,29 @@ SyncPacket(i, z) ==
     IN IF z = <<0, 0>> \/ k > 0
        THEN [mtype |-> DIFF, txns |-> SubSeq(h, k + 1, Len(h)), committed |-> committed]
        ELSE IF ZxidLT(LastZxid(h), z)
-       THEN [mtype |-> TRUNC, zxid |-> LastZxid(h), committed |-> committed]
+       THEN [mtype |-> TRUNC, zxid |-> LastZxid(h), txns |-> <<>>, committed |-> committed]
        ELSE [mtype |-> SNAP, txns |-> h, committed |-> committed]
 
-\* The sync packet, then NEWLEADER, on the channel from i to j.
-SendSync(ms, i, j, z, e) ==
-    Send(Send(ms, i, j, SyncPacket(i, z)), i, j, [mtype |-> NEWLEADER, epoch |-> e])
+(* ZooKeeper's leader applies what it commits in a later step (toBeApplied) *)
+(* and TRUNCs a follower ahead of it to maxCommittedLog, its last applied   *)
+(* zxid; the committed transactions after it follow the TRUNC as PROPOSAL   *)
+(* and COMMIT (LearnerHandler.syncFollower, then startForwarding). The spec *)
+(* applies at commit, so its TRUNC carries nothing. A follower ends the     *)
+(* sync with the same log either way; only bug "5094" (the follower's       *)
+(* handling of the transactions after a TRUNC) can tell them apart, so the  *)
+(* split is modelled where LeaderAppliesLate holds: under that switch and   *)
+(* in its correct twin (MCZab_Fix5094 overrides it). The applied point a is *)
+(* at least the leader's initial history (loaded at startup) and below      *)
+(* what it committed, with the follower's zxid beyond it and not in its log. *)
+LeaderAppliesLate == "5094" \in Bugs
+ZxidAt(h, a) == IF a = 0 THEN <<0, 0>> ELSE h[a].zxid
+InitialLen(i) == Cardinality({k \in 1..Len(history[i]) : history[i][k].zxid[1] < currentEpoch[i]})
+TruncSplitPackets(i, z) ==
+    LET h == history[i]
+    IN IF ~LeaderAppliesLate \/ z = <<0, 0>> \/ IndexOf(h, z) > 0 THEN {}
+       ELSE {[mtype |-> TRUNC, zxid |-> ZxidAt(h, a), txns |-> SubSeq(h, a + 1, Len(h)),
+              committed |-> lastCommitted[i]] :
+                a \in {x \in InitialLen(i)..(lastCommitted[i] - 1) : ZxidLT(ZxidAt(h, x), z)}}
 
 \* An ACKEPOCH m shows a follower that knows more than leader i: the leader must not lead.
 FollowerAhead(i, m) ==
@@ -435,7 +467,9 @@ LeaderProcessACKEPOCH(i, j) ==
           ELSE \* epoch established: sync this late follower at once
                /\ ackepochRecv' = [ackepochRecv EXCEPT ![i] = recv]
                /\ forwarding' = [forwarding EXCEPT ![i] = @ \cup {j}]
-               /\ msgs' = SendSync(Receive(msgs, j, i), i, j, m.zxid, currentEpoch[i])
+               /\ \E p \in {SyncPacket(i, m.zxid)} \cup TruncSplitPackets(i, m.zxid) :
+                     msgs' = Send(Send(Receive(msgs, j, i), i, j, p), i, j,
+                                  [mtype |-> NEWLEADER, epoch |-> currentEpoch[i]])
                /\ UNCHANGED <<state, zabState, leaderOf, currentEpoch, leaders,
                               leaderEpoch, infoMaxEpoch, learners, ackldRecv, ackIndex,
                               suspects, zabAckers>>
@@ -449,15 +483,19 @@ LeaderProcessACKEPOCH(i, j) ==
 
 \* Follower i replaces its log by newHist and delivers up to committed.
 \* A SNAP (replaces) is written whole at this sync's NEWLEADER; under bug "3642" it is only in
-\* memory until then. What a TRUNC cuts to the disk's prefix is no longer held in memory.
+\* memory until then. What a TRUNC cuts to the disk's prefix is no longer held in memory; a
+\* TRUNC is the sync that cuts without replacing (a DIFF only appends), and under bug "5094"
+\* the committed transactions after it are in memory only until NEWLEADER.
 FollowerSyncLog(i, newHist, committed, replaces) ==
     LET lc == Min(Len(newHist), Max(lastCommitted[i], committed))
         d == Min(durable[i], CommonPrefixLen(history[i], newHist))
+        trunc == ~replaces /\ CommonPrefixLen(history[i], newHist) < Len(history[i])
     IN /\ history' = [history EXCEPT ![i] = newHist]
        \* only the part of the disk log that the new log keeps stays valid
        /\ durable' = [durable EXCEPT ![i] = d]
        /\ snapInMemory' = [snapInMemory EXCEPT ![i] =
               IF replaces THEN (IF "3642" \in Bugs THEN "sync" ELSE "none")
+              ELSE IF trunc /\ "5094" \in Bugs THEN "trunc"
               ELSE IF d = Len(newHist) THEN "none" ELSE @]
        /\ lastCommitted' = [lastCommitted EXCEPT ![i] = lc]
        /\ zabState' = [zabState EXCEPT ![i] = SYNCHRONIZATION]
@@ -479,7 +517,7 @@ FollowerProcessTRUNC(i, j) ==
            keep == CHOOSE k \in 0..Len(history[i]) :
                        /\ \A x \in 1..k : ~ZxidLT(m.zxid, history[i][x].zxid)
                        /\ (k = Len(history[i]) \/ ZxidLT(m.zxid, history[i][k + 1].zxid))
-       IN FollowerSyncLog(i, SubSeq(history[i], 1, keep), m.committed, FALSE)
+       IN FollowerSyncLog(i, SubSeq(history[i], 1, keep) \o m.txns, m.committed, FALSE)
     /\ msgs' = Receive(msgs, j, i)
     /\ UNCHANGED <<state, acceptedEpoch, currentEpoch, up, leaderOf, leaderVars,
                    envVars, proposed, leaders>>
@@ -525,7 +563,7 @@ FollowerProcessNEWLEADER(i, j) ==
           \* bug "3642": the DIFF is written, what a left sync kept in memory is not
           /\ durable' = [durable EXCEPT ![i] =
                 IF late \/ snapInMemory[i] = "kept" THEN @ ELSE Len(history[i])]
-          /\ snapInMemory' = [snapInMemory EXCEPT ![i] = IF @ = "sync" THEN "none" ELSE @]
+          /\ snapInMemory' = [snapInMemory EXCEPT ![i] = IF @ \in {"sync", "trunc"} THEN "none" ELSE @]
           /\ LET waits == /\ "4643" \in Bugs /\ "4646" \notin Bugs   \* ACKLD waits for the log write
                           /\ durable[i] < Len(history[i])
                  ackFirst == "4685" \in Bugs /\ durable[i] < Len(history[i])
@@ -1013,8 +1051,8 @@ TypeOK ==
     /\ \A i \in Server : lastCommitted[i] \in 0..Len(history[i])
     /\ up \in [Server -> BOOLEAN]
     /\ leaderOf \in [Server -> Server \cup {NoServer}]
-    /\ snapInMemory \in [Server -> {"none", "sync", "kept"}]
-    /\ \A i \in Server : snapInMemory[i] /= "none" => "3642" \in Bugs
+    /\ snapInMemory \in [Server -> {"none", "sync", "trunc", "kept"}]
+    /\ \A i \in Server : snapInMemory[i] /= "none" => Bugs \cap {"3642", "5094"} /= {}
     /\ \A i \in Server : snapInMemory[i] = "kept" => durable[i] < Len(history[i]) /\ state[i] /= LEADING
     /\ \A i \in Server : state[i] = FOLLOWING => leaderOf[i] \in Server \ {i}
     /\ \A i \in Server : ~up[i] => state[i] = LOOKING

@@ -192,15 +192,28 @@ ServingAfter(i) == up'[i] /\ state'[i] \in {FOLLOWING, LEADING} /\ zabState'[i] 
 StopsServing(i) == Lost(i) \/ (Serving(i) /\ ~ServingAfter(i))
 Cut(s) == \E j \in Server : sessServer[s] = j /\ StopsServing(j)
 
+(* Bug "2355" (ZOOKEEPER-2355, fixed in 3.4.11/3.5.4): the in-memory      *)
+(* database outlives a learner's role (ZooKeeperServer.shutdown no longer  *)
+(* clears it, ZOOKEEPER-2678), and a DIFF applies the leader's             *)
+(* transactions on top of it; SNAP and TRUNC reload it. Learner's          *)
+(* syncWithLeader set the database's lastProcessedZxid to the sync         *)
+(* packet's zxid for every kind of sync, so a DIFF's header marked its     *)
+(* transactions processed before the PROPOSAL and COMMIT packets that      *)
+(* carry them were read (ZkFollowerFailsInDIFF); the current code sets it  *)
+(* for a SNAP only.                                                        *)
+Bug2355 == "2355" \in Bugs
+KeepsTree(i) == Bug2845 \/ (Bug2355 /\ IsPrefix(history[i], history'[i]))
 \* The tree and processed index of server i after a Zab step, before applying new commits.
 BaseTree(i, resync, lost) ==
     IF i \in lost THEN <<>>
-    ELSE IF i \in resync /\ ~Bug2845 THEN SubSeq(history'[i], 1, lastCommitted'[i])
+    ELSE IF i \in resync /\ ~KeepsTree(i) THEN SubSeq(history'[i], 1, lastCommitted'[i])
     ELSE applied[i]
 BaseProcessed(i, resync, lost) ==
     IF i \in lost THEN 0
     ELSE IF i \in resync
-    THEN IF Bug2845 THEN Min(Len(history[i]), Len(history'[i])) ELSE lastCommitted'[i]
+    THEN IF Bug2845 THEN Min(Len(history[i]), Len(history'[i]))
+         ELSE IF KeepsTree(i) THEN Min(lastProcessed[i], Len(history'[i]))
+         ELSE lastCommitted'[i]
     ELSE Min(lastProcessed[i], Len(history'[i]))
 \* Newly committed transactions server i applies in this step.
 NewlyApplied(i, resync, lost) ==
@@ -475,6 +488,37 @@ SessionExpire(s) ==
                        leaderOf, leaderVars, envVars, leaders, committedLog, zkServerVars,
                        sessionVars, completed, disconnects>>
 
+(* Bug "2355": follower i reads the DIFF from its leader j, whose          *)
+(* transactions follow as PROPOSAL and COMMIT packets, and fails while     *)
+(* reading the first PROPOSAL (the JIRA's SocketTimeoutException; its test *)
+(* throws in Follower.readPacket). The header had already set             *)
+(* lastProcessedZxid to the leader's last committed zxid, and the database *)
+(* stays in memory, so i reports that zxid at its next sync (QuorumPeer's  *)
+(* getLastLoggedZxid reads the in-memory database): the leader sends an    *)
+(* empty DIFF, and the skipped transactions never reach i's tree. When one *)
+(* of them is a closeSession, the session's ephemerals stay on i for ever; *)
+(* a later create of the same path by another session fails there         *)
+(* (NodeExists) and its close leaves the old node (the JIRA's steps 6-8).  *)
+(* The claimed transactions are in i's history (its in-memory log view),   *)
+(* not on its disk; the next NEWLEADER writes them (its snapshot).         *)
+ZkFollowerFailsInDIFF ==
+    \E i, j \in Server :
+        /\ Bug2355
+        /\ state[i] = FOLLOWING /\ leaderOf[i] = j
+        /\ Pending(i, j, DIFF) /\ Msg(i, j).txns /= <<>>
+        /\ LET m == Msg(i, j)
+               h == history[i] \o m.txns
+               lc == Min(Len(h), Max(lastCommitted[i], m.committed))
+           IN /\ history' = [history EXCEPT ![i] = h]
+              /\ lastCommitted' = [lastCommitted EXCEPT ![i] = lc]
+              /\ lastProcessed' = [lastProcessed EXCEPT ![i] = lc]
+              /\ committedLog' = Longest(committedLog, SubSeq(h, 1, lc))
+        /\ DetachRoles({i})
+        /\ DetachLeaderVars({i})
+        /\ msgs' = ClearLink(msgs, i, j)
+        /\ UNCHANGED <<acceptedEpoch, currentEpoch, durable, snapInMemory, up, envVars,
+                       proposed, leaders, applied, watches, sessionVars, zkGhostVars>>
+
 (* BugUnsyncedAck: some of follower i's log entries, acknowledged to the  *)
 (* leader, turn out not to be on disk (a follower that ACKs before its     *)
 (* log write is synced: ZOOKEEPER-3911, 4646, 4712 are of this class). A   *)
@@ -554,6 +598,7 @@ ZkNext ==
     \/ ZkPartitionRecover
     \/ ZkFollowerHandNEWLEADERToSyncThread
     \/ ZkSyncThreadWrite
+    \/ ZkFollowerFailsInDIFF
     \/ \E s \in Session, j \in Server : ClientCreateSession(s, j)
     \/ \E s \in Session, j \in Server : ClientConnect(s, j)
     \/ \E s \in Session : ClientDisconnect(s)
@@ -633,11 +678,15 @@ SequentialUniqueness ==
 
 (* EphemeralLifetime: an ephemeral node lives within its session's life:   *)
 (* its session was created before it, and once a server applied the        *)
-(* session's closeSession, that server holds no ephemeral of it.           *)
+(* session's closeSession, that server holds no ephemeral of it; nor does  *)
+(* a serving server that counts the closeSession among the transactions it *)
+(* has processed (the zxid it reports and serves from).                    *)
 EphemeralLifetime ==
     \A i \in Server : \A n \in TreeOf(applied[i]) :
-        n.owner /= NoOwner => SessionCreatedIn(n.owner, applied[i])
+        n.owner /= NoOwner => /\ SessionCreatedIn(n.owner, applied[i])
                               /\ ~SessionClosedIn(n.owner, applied[i])
+                              /\ Serving(i) => ~SessionClosedIn(n.owner,
+                                                    SubSeq(history[i], 1, lastProcessed[i]))
 
 \* ReplicaConsistency: every data tree is a prefix of the committed order (a replicated state machine).
 ReplicaConsistency ==
