@@ -328,23 +328,43 @@ def cmd_sweep(a):
     # false alarm; counted and listed, never a failure. Any other exit 2 is an error (bad input, crash).
     undecided = [f for f, (rc, s, _) in zip(files, res) if rc == 2 and _unknown(s)]
     bad = [(f, e) for f, (rc, s, e) in zip(files, res) if rc not in (0, 1) and f not in undecided]
+    # of the undecided, those with nothing checkable at all (a seed whose clients never got an operation through,
+    # e.g. a crash storm): no search ran, so they say nothing about the checker's power to decide
+    empty = {f for f, (rc, s, _) in zip(files, res) if f in undecided and _nothing_checkable(s)}
     by = {}
     for f, (rc, s, _) in zip(files, res):
-        c = by.setdefault(source_class(f), [0, 0, 0])
+        c = by.setdefault(source_class(f), [0, 0, 0, 0])
         c[0] += 1
         c[1] += rc == 1
         c[2] += f in undecided
-    for cls, (n, k, u) in sorted(by.items()):
-        print("sweep: %-8s %d histories, %d INVALID, %d UNKNOWN" % (cls, n, k, u))
+        c[3] += f in empty
+    for cls, (n, k, u, e) in sorted(by.items()):
+        print("sweep: %-8s %d histories, %d INVALID, %d UNKNOWN (%d undecided by the search, %d with nothing to check)"
+              % (cls, n, k, u, u - e, e))
     for f, s in invalid:
         print("INVALID %s %s  replay: %s" % (os.path.basename(f), _failures(s), _replay(f)))
     for f in undecided:
-        print("UNKNOWN %s" % os.path.basename(f))
+        print("UNKNOWN %s (%s)" % (os.path.basename(f), "nothing to check" if f in empty else _reason(res[files.index(f)][1])))
     for f, e in bad:
         print("ERROR %s %s" % (os.path.basename(f), e))
-    print("sweep: %d histories checked in %.0f s, %d INVALID, %d UNKNOWN, %d errors" % (
-        len(files), time.time() - t0, len(invalid), len(undecided), len(bad)))
+    print("sweep: %d histories checked in %.0f s, %d INVALID, %d UNKNOWN (%d undecided by the search, %d with nothing"
+          " to check), %d errors" % (len(files), time.time() - t0, len(invalid), len(undecided),
+                                     len(undecided) - len(empty), len(empty), len(bad)))
     return 1 if invalid or bad or not files else 0
+
+
+def _nothing_checkable(summary):
+    """True when zk-check found nothing in the history to check (every property :unknown with a count of 0)."""
+    if not _unknown(summary):
+        return False
+    props = [v for v in summary.values() if isinstance(v, dict) and edn.kw("count") in v]
+    return bool(props) and all(v.get(edn.kw("count")) == 0 for v in props)
+
+
+def _reason(summary):
+    """zk-check's :unknown-reason, shortened for one line."""
+    r = str(summary.get(edn.kw("unknown-reason"), "")) if isinstance(summary, dict) else ""
+    return r if len(r) <= 100 else r[:97] + "..."
 
 
 def _unknown(summary):
