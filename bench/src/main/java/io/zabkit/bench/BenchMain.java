@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
@@ -84,6 +85,11 @@ public final class BenchMain {
         }
     }
 
+    /** One throughput point of a load client, on the workload's keys. */
+    private interface PointDriver {
+        PointResult run(LoadSettings settings, int readPercent, Consumer<String> progress) throws Exception;
+    }
+
     private void throughput(Ensemble e) throws Exception {
         if (options.client() == BenchOptions.LoadClient.LEAN) {
             throughputLean(e);
@@ -95,11 +101,8 @@ public final class BenchMain {
                 clients.add(Clients.pinned(e, e.ids().get(i % e.size())));
             }
             List<String> keys = createKeys(clients.get(0));
-            warmUp(e, clients, keys);
-            for (int reads : options.readPercents()) {
-                record(e, LoadPoint.run(e.system(), clients, keys, options.load(), reads, e::serversCpu,
-                        this::progress));
-            }
+            measure(e, (settings, reads, progress) -> LoadPoint.run(e.system(), clients, keys, settings, reads,
+                    e::serversCpu, progress));
         } finally {
             clients.forEach(Clients::closeQuietly);
         }
@@ -117,46 +120,35 @@ public final class BenchMain {
         List<java.net.InetSocketAddress> servers = e.ids().stream().map(e::clientAddress).toList();
         LoadSettings l = options.load();
         try (LeanLoad lean = new LeanLoad(servers, l.clients(), l.outstanding(), e.config().sessionTimeoutMs())) {
-            if (options.jitWarmupS() > 0) {
-                long eachS = Math.max(1, Math.round((double) options.jitWarmupS() / options.readPercents().size()));
-                progress(e.system().label() + ": JIT warm-up, " + eachS + " s at each read ratio (not recorded)");
-                for (int reads : options.readPercents()) {
-                    lean.run(e.system(), keys, warmUpSettings(eachS), reads, e::serversCpu, s -> { });
-                }
-            }
-            for (int reads : options.readPercents()) {
-                record(e, lean.run(e.system(), keys, l, reads, e::serversCpu, this::progress));
-            }
+            measure(e, (settings, reads, progress) -> lean.run(e.system(), keys, settings, reads, e::serversCpu,
+                    progress));
         }
-    }
-
-    private void record(Ensemble e, PointResult p) {
-        points.add(p);
-        progress(String.format("%s reads=%d%%: %,.0f ops/s, p50 %.2f ms, p99 %.2f ms, %d errors, "
-                + "servers' CPU %.1f us/op", e.system().label(), p.readPercent(), p.opsPerSecond(), p.p50Ms(),
-                p.p99Ms(), p.errors(), p.serverCpuUsPerOp()));
-    }
-
-    private LoadSettings warmUpSettings(long seconds) {
-        LoadSettings l = options.load();
-        return new LoadSettings(l.clients(), l.outstanding(), l.valueBytes(), l.keys(), Duration.ofSeconds(seconds),
-                Duration.ofMillis(200), l.measuredOpsMax());
     }
 
     /**
      * Unrecorded points at each read ratio of the run, in its order, splitting --jit-warmup-s, so that
-     * neither system still JIT-compiles its hot paths while a point is measured: in a profile of
-     * zabkit's servers 12 s after start-up (`perf record`, 0% reads, the first point), the C1 and C2
-     * compiler threads had half of the servers' CPU samples; after 10 s at 50% reads, still 15%.
+     * neither system still JIT-compiles its hot paths while a point is measured (in a profile of
+     * zabkit's servers 12 s after start-up, `perf record`, 0% reads, the first point, the C1 and C2
+     * compiler threads had half of the servers' CPU samples; after 10 s at 50% reads, still 15%); then
+     * the recorded points.
      */
-    private void warmUp(Ensemble e, List<ZooKeeper> clients, List<String> keys) throws InterruptedException {
-        if (options.jitWarmupS() == 0) {
-            return;
+    private void measure(Ensemble e, PointDriver driver) throws Exception {
+        LoadSettings l = options.load();
+        if (options.jitWarmupS() > 0) {
+            long eachS = Math.max(1, Math.round((double) options.jitWarmupS() / options.readPercents().size()));
+            progress(e.system().label() + ": JIT warm-up, " + eachS + " s at each read ratio (not recorded)");
+            LoadSettings warm = new LoadSettings(l.clients(), l.outstanding(), l.valueBytes(), l.keys(),
+                    Duration.ofSeconds(eachS), Duration.ofMillis(200), l.measuredOpsMax());
+            for (int reads : options.readPercents()) {
+                driver.run(warm, reads, s -> { });
+            }
         }
-        long eachS = Math.max(1, Math.round((double) options.jitWarmupS() / options.readPercents().size()));
-        progress(e.system().label() + ": JIT warm-up, " + eachS + " s at each read ratio (not recorded)");
         for (int reads : options.readPercents()) {
-            LoadPoint.run(e.system(), clients, keys, warmUpSettings(eachS), reads, e::serversCpu, s -> { });
+            PointResult p = driver.run(l, reads, this::progress);
+            points.add(p);
+            progress(String.format("%s reads=%d%%: %,.0f ops/s, p50 %.2f ms, p99 %.2f ms, %d errors, "
+                    + "servers' CPU %.1f us/op", e.system().label(), reads, p.opsPerSecond(), p.p50Ms(), p.p99Ms(),
+                    p.errors(), p.serverCpuUsPerOp()));
         }
     }
 
