@@ -147,8 +147,8 @@ public final class BenchMain {
             PointResult p = driver.run(l, reads, this::progress);
             points.add(p);
             progress(String.format("%s reads=%d%%: %,.0f ops/s, p50 %.2f ms, p99 %.2f ms, %d errors, "
-                    + "servers' CPU %.1f us/op", e.system().label(), reads, p.opsPerSecond(), p.p50Ms(), p.p99Ms(),
-                    p.errors(), p.serverCpuUsPerOp()));
+                    + "servers' CPU %.1f us/op, load client's %.1f us/op", e.system().label(), reads, p.opsPerSecond(),
+                    p.p50Ms(), p.p99Ms(), p.errors(), p.serverCpuUsPerOp(), p.clientCpuUsPerOp()));
         }
     }
 

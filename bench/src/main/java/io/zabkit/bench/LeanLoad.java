@@ -98,10 +98,10 @@ final class LeanLoad implements LeanSession.Handler, AutoCloseable {
         loop.call(() -> start(keys, LoadPoint.value(settings.valueBytes()), readPercent, settings, startNs));
         long measureFromNs = startNs + settings.warmup().toNanos();
         awaitNs(measureFromNs, measureFromNs, label, progress);
-        Duration cpuAtStart = serverCpu.get();
+        CpuWindow cpu = CpuWindow.open(serverCpu);
         long endNs = startNs + settings.warmup().toNanos() + settings.measure().toNanos();
         awaitNs(endNs, measureFromNs, label, progress);
-        double serverCpuMs = serverCpu.get().minus(cpuAtStart).toNanos() / 1e6;
+        double[] cpuMs = cpu.closeMs();
         long drainDeadlineNs = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
         while (loop.query(all -> Arrays.stream(inFlight).mapToInt(f -> f.size).sum()) > 0) {
             if (System.nanoTime() > drainDeadlineNs) {
@@ -110,7 +110,7 @@ final class LeanLoad implements LeanSession.Handler, AutoCloseable {
             }
             Thread.sleep(POLL_MS);
         }
-        return loop.call(() -> result(system, serverCpuMs, label, progress));
+        return loop.call(() -> result(system, cpuMs, label, progress));
     }
 
     private boolean start(List<String> keys, byte[] value, int readPercent, LoadSettings settings, long startNs) {
@@ -206,7 +206,7 @@ final class LeanLoad implements LeanSession.Handler, AutoCloseable {
         f.size = 0;
     }
 
-    private PointResult result(SystemUnderTest system, double serverCpuMs, String label, Consumer<String> progress) {
+    private PointResult result(SystemUnderTest system, double[] cpuMs, String label, Consumer<String> progress) {
         if (broken != null) {
             progress.accept(label + ": " + broken);
             errors++;
@@ -217,7 +217,7 @@ final class LeanLoad implements LeanSession.Handler, AutoCloseable {
         measureEndNs = Long.MAX_VALUE; // between points: a lost connection is not this point's
         measureStartNs = Long.MAX_VALUE;
         return new PointResult(system, readPercent, measured, errors, seconds, LoadPoint.percentileMs(sorted, 50),
-                LoadPoint.percentileMs(sorted, 99), serverCpuMs);
+                LoadPoint.percentileMs(sorted, 99), cpuMs[0], cpuMs[1]);
     }
 
     private void awaitNs(long deadlineNs, long measureFromNs, String label, Consumer<String> progress)

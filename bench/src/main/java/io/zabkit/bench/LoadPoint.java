@@ -83,9 +83,9 @@ final class LoadPoint {
         }
         String label = system.label() + " reads=" + readPercent + "%";
         awaitNs(() -> measureStartNs, label, progress);
-        Duration cpuAtStart = serverCpu.get();
+        CpuWindow cpu = CpuWindow.open(serverCpu);
         awaitNs(() -> Math.min(measureEndNs, boundReachedNs.get()), label, progress);
-        double serverCpuMs = serverCpu.get().minus(cpuAtStart).toNanos() / 1e6;
+        double[] cpuMs = cpu.closeMs();
         for (Thread t : drivers) {
             while (t.isAlive()) {
                 t.join(PROGRESS_EVERY_MS);
@@ -95,7 +95,7 @@ final class LoadPoint {
         if (!stuck.isEmpty()) {
             progress.accept(label + ": " + String.join("; ", stuck));
         }
-        return result(system, serverCpuMs);
+        return result(system, cpuMs);
     }
 
     /** Sleeps until the (possibly moving) deadline, reporting progress every PROGRESS_EVERY_MS. */
@@ -174,13 +174,13 @@ final class LoadPoint {
         window.release();
     }
 
-    private PointResult result(SystemUnderTest system, double serverCpuMs) {
+    private PointResult result(SystemUnderTest system, double[] cpuMs) {
         int n = Math.min(measured.get(), latenciesNs.length);
         long[] sorted = Arrays.copyOf(latenciesNs, n);
         Arrays.sort(sorted);
         double seconds = (Math.min(measureEndNs, boundReachedNs.get()) - measureStartNs) / 1e9;
         return new PointResult(system, readPercent, n, errors.get(), seconds, percentileMs(sorted, 50),
-                percentileMs(sorted, 99), serverCpuMs);
+                percentileMs(sorted, 99), cpuMs[0], cpuMs[1]);
     }
 
     /** Nearest-rank percentile; NaN when nothing completed. */

@@ -41,19 +41,19 @@ final class Report {
                 options.servers(), options.forceSync() ? "yes" : "no", l.clients(), l.outstanding(), l.valueBytes(),
                 l.keys(), l.measure().toSeconds(), l.warmup().toSeconds(), options.jitWarmupS()));
         b.append(String.format("%-10s", "reads"));
-        options.systems().forEach(s -> b.append(String.format("| %-48s", s.label())));
+        options.systems().forEach(s -> b.append(String.format("| %-58s", s.label())));
         b.append('\n').append(String.format("%-10s", ""));
-        options.systems().forEach(s -> b.append(String.format("| %9s %8s %8s %9s %9s ", "ops/s", "p50 ms", "p99 ms",
-                "cpu us/op", "errors")));
+        options.systems().forEach(s -> b.append(String.format("| %9s %8s %8s %9s %9s %9s ", "ops/s", "p50 ms", "p99 ms",
+                "cpu us/op", "client us", "errors")));
         b.append('\n');
         for (int reads : options.readPercents()) {
             b.append(String.format("%-10s", reads + "%"));
             for (SystemUnderTest s : options.systems()) {
                 Optional<PointResult> p = points.stream().filter(x -> x.system() == s && x.readPercent() == reads)
                         .findFirst();
-                b.append(p.map(x -> String.format(Locale.ROOT, "| %,9.0f %8.2f %8.2f %9.1f %9d ", x.opsPerSecond(),
-                        x.p50Ms(), x.p99Ms(), x.serverCpuUsPerOp(), x.errors()))
-                        .orElse(String.format("| %-48s", missing(s))));
+                b.append(p.map(x -> String.format(Locale.ROOT, "| %,9.0f %8.2f %8.2f %9.1f %9.1f %9d ", x.opsPerSecond(),
+                        x.p50Ms(), x.p99Ms(), x.serverCpuUsPerOp(), x.clientCpuUsPerOp(), x.errors()))
+                        .orElse(String.format("| %-58s", missing(s))));
             }
             b.append('\n');
         }
@@ -108,6 +108,7 @@ final class Report {
             b.append(String.format(Locale.ROOT, "%sp99_ms\t%.3f%n", key, p.p99Ms()));
             b.append(String.format(Locale.ROOT, "%sserver_cpu_ms\t%.1f%n", key, p.serverCpuMs()));
             b.append(String.format(Locale.ROOT, "%sserver_cpu_us_per_op\t%.2f%n", key, p.serverCpuUsPerOp()));
+            b.append(String.format(Locale.ROOT, "%sclient_cpu_us_per_op\t%.2f%n", key, p.clientCpuUsPerOp()));
             b.append(String.format(Locale.ROOT, "%sops\t%d%n%serrors\t%d%n%sseconds\t%.3f%n", key, p.ops(), key,
                     p.errors(), key, p.seconds()));
         }
@@ -142,8 +143,9 @@ final class Report {
                 "  round-robin over the servers, reads are getData and writes setData of random keys. Every key is",
                 "  created with and set to the same value; 'errors' counts failed replies and reads of other bytes.",
                 "- 'cpu us/op': CPU time (user + system) of all the servers' JVMs in the measuring window, per",
-                "  successful operation; the other jobs on the machine disturb it far less than throughput. The",
-                "  clients' CPU (the benchmark's JVM) is not in it.",
+                "  successful operation; the other jobs on the machine disturb it far less than throughput.",
+                "  'client us' is the load client's (the benchmark's JVM) per operation: on 2 cores the client and",
+                "  the servers share the CPU, so a system whose servers need less than the client is client-bound.",
                 "- Leader crash: SIGKILL of the leader's PID, timed from the signal; 'srvr poll' is the first time a new leader and a quorum",
                 "  of followers answer srvr (20 ms polling); the write figures include the official client's reconnect",
                 "  back-off (up to 1 s random sleep, 1 s spin delay), which is the same for both systems.",
