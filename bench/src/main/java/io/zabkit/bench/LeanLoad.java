@@ -28,7 +28,6 @@ import java.util.function.Supplier;
 final class LeanLoad implements LeanSession.Handler, AutoCloseable {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
-    private static final long PROGRESS_EVERY_MS = 2_000;
     private static final long POLL_MS = 50;
 
     /** One session's requests in flight, oldest first; touched on the loop thread only. */
@@ -97,10 +96,10 @@ final class LeanLoad implements LeanSession.Handler, AutoCloseable {
         long startNs = System.nanoTime();
         loop.call(() -> start(keys, LoadPoint.value(settings.valueBytes()), readPercent, settings, startNs));
         long measureFromNs = startNs + settings.warmup().toNanos();
-        awaitNs(measureFromNs, measureFromNs, label, progress);
+        LoadPoint.awaitNs(() -> measureFromNs, () -> reportProgress(measureFromNs, label, progress));
         CpuWindow cpu = CpuWindow.open(serverCpu);
         long endNs = startNs + settings.warmup().toNanos() + settings.measure().toNanos();
-        awaitNs(endNs, measureFromNs, label, progress);
+        LoadPoint.awaitNs(() -> endNs, () -> reportProgress(measureFromNs, label, progress));
         double[] cpuMs = cpu.closeMs();
         long drainDeadlineNs = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
         while (loop.query(all -> Arrays.stream(inFlight).mapToInt(f -> f.size).sum()) > 0) {
@@ -220,20 +219,11 @@ final class LeanLoad implements LeanSession.Handler, AutoCloseable {
                 LoadPoint.percentileMs(sorted, 99), cpuMs[0], cpuMs[1]);
     }
 
-    private void awaitNs(long deadlineNs, long measureFromNs, String label, Consumer<String> progress)
-            throws Exception {
-        long nextReportNs = System.nanoTime() + PROGRESS_EVERY_MS * 1_000_000;
-        for (long now = System.nanoTime(); now < deadlineNs; now = System.nanoTime()) {
-            Thread.sleep(Math.max(1, Math.min(POLL_MS, (deadlineNs - now) / 1_000_000)));
-            if (System.nanoTime() >= nextReportNs) {
-                nextReportNs += PROGRESS_EVERY_MS * 1_000_000;
-                long t = System.nanoTime();
-                int done = loop.call(() -> measured);
-                progress.accept(t < measureFromNs ? label + ": warming up"
-                        : String.format("%s: measuring, %,.0f ops/s so far", label,
-                                done / Math.max((t - measureFromNs) / 1e9, 1e-3)));
-            }
-        }
+    private void reportProgress(long measureFromNs, String label, Consumer<String> progress) throws Exception {
+        long t = System.nanoTime();
+        int done = loop.call(() -> measured);
+        progress.accept(t < measureFromNs ? label + ": warming up"
+                : String.format("%s: measuring, %,.0f ops/s so far", label, done / Math.max((t - measureFromNs) / 1e9, 1e-3)));
     }
 
     @Override

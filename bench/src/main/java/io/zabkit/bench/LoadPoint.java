@@ -59,7 +59,7 @@ final class LoadPoint {
 
     /** serverCpu: the servers' CPU time so far, sampled when the measuring window opens and when it closes. */
     static PointResult run(SystemUnderTest system, List<ZooKeeper> clients, List<String> keys, LoadSettings settings,
-            int readPercent, Supplier<Duration> serverCpu, Consumer<String> progress) throws InterruptedException {
+            int readPercent, Supplier<Duration> serverCpu, Consumer<String> progress) throws Exception {
         if (readPercent < 0 || readPercent > 100) {
             throw new IllegalArgumentException("read percentage must be 0..100, got " + readPercent);
         }
@@ -67,7 +67,7 @@ final class LoadPoint {
     }
 
     private PointResult run(SystemUnderTest system, Supplier<Duration> serverCpu, Consumer<String> progress)
-            throws InterruptedException {
+            throws Exception {
         long start = System.nanoTime();
         measureStartNs = start + settings.warmup().toNanos();
         measureEndNs = measureStartNs + settings.measure().toNanos();
@@ -82,9 +82,9 @@ final class LoadPoint {
             t.start();
         }
         String label = system.label() + " reads=" + readPercent + "%";
-        awaitNs(() -> measureStartNs, label, progress);
+        awaitNs(() -> measureStartNs, () -> reportProgress(label, progress));
         CpuWindow cpu = CpuWindow.open(serverCpu);
-        awaitNs(() -> Math.min(measureEndNs, boundReachedNs.get()), label, progress);
+        awaitNs(() -> Math.min(measureEndNs, boundReachedNs.get()), () -> reportProgress(label, progress));
         double[] cpuMs = cpu.closeMs();
         for (Thread t : drivers) {
             while (t.isAlive()) {
@@ -98,13 +98,21 @@ final class LoadPoint {
         return result(system, cpuMs);
     }
 
-    /** Sleeps until the (possibly moving) deadline, reporting progress every PROGRESS_EVERY_MS. */
-    private void awaitNs(LongSupplier deadlineNs, String label, Consumer<String> progress) throws InterruptedException {
+    /** A progress line of a point in flight; the lean client's asks its loop thread, hence the exception. */
+    interface Report {
+        void progress() throws Exception;
+    }
+
+    /**
+     * Sleeps until the (possibly moving) deadline, running report every PROGRESS_EVERY_MS: the one wait
+     * of both load clients, so a long point shows progress the same way whichever client drives it.
+     */
+    static void awaitNs(LongSupplier deadlineNs, Report report) throws Exception {
         long nextReportNs = System.nanoTime() + PROGRESS_EVERY_MS * 1_000_000;
         for (long now = System.nanoTime(); now < deadlineNs.getAsLong(); now = System.nanoTime()) {
             Thread.sleep(Math.max(1, Math.min(WINDOW_POLL_MS, (deadlineNs.getAsLong() - now) / 1_000_000)));
             if (System.nanoTime() >= nextReportNs) {
-                reportProgress(label, progress);
+                report.progress();
                 nextReportNs += PROGRESS_EVERY_MS * 1_000_000;
             }
         }
