@@ -57,6 +57,7 @@ record SimOptions(
         double snapRejoinProbability,
         boolean slowDisk,
         double snapCutProbability,
+        SimElectionChannel.Options electionChannel,
         Set<Bug> bugs) {
 
     static final int TICK_TIME_MS = 100;
@@ -126,6 +127,7 @@ record SimOptions(
         b.snapRejoinProbability = new Prng(seed ^ 0x5A9BE11DL).pick(0.0, 0.0, 0.02, 0.1);
         b.slowDisk = new Prng(seed ^ 0x51077D15L).chance(0.5);
         b.snapCutProbability = new Prng(seed ^ 0x3642C07DL).pick(0.0, 0.0, 0.5, 1.0);
+        b.electionChannel = SimElectionChannel.Options.fromSeed(seed);
         // the durability window is open only while fsyncs take time: its seeds have slow disks
         if (b.windowCrashProbability > 0) {
             b.syncDelayTicksMean = Math.max(b.syncDelayTicksMean, 4.0);
@@ -281,6 +283,8 @@ record SimOptions(
         double snapRejoinProbability;
         boolean slowDisk;
         double snapCutProbability;
+        /** Null: notifications share the quorum links (zabkit's own runtime). */
+        SimElectionChannel.Options electionChannel;
         Set<Bug> bugs = Set.of();
 
         Builder(long seed, int ticksMax, SimDisk.Mode diskMode) {
@@ -299,7 +303,7 @@ record SimOptions(
                     partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant, committedLogCount,
                     honourFaultAssumption, powerLossProbability, discoveryCrashProbability, clientMoveProbability,
                     windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, abandonProbability,
-                    snapRejoinProbability, slowDisk, snapCutProbability, bugs);
+                    snapRejoinProbability, slowDisk, snapCutProbability, electionChannel, bugs);
         }
     }
 
@@ -352,6 +356,7 @@ record SimOptions(
             b.snapRejoinProbability = snapRejoinProbability;
             b.slowDisk = slowDisk;
             b.snapCutProbability = snapCutProbability;
+            b.electionChannel = electionChannel;
             b.bugs = bugs;
         return b;
     }
@@ -378,7 +383,8 @@ record SimOptions(
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
                 clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
-                abandonProbability, snapRejoinProbability, slowDisk, snapCutProbability) + (bugs.isEmpty() ? "" : " bugs=" + bugs);
+                abandonProbability, snapRejoinProbability, slowDisk, snapCutProbability)
+                + (electionChannel == null ? "" : " " + electionChannel) + (bugs.isEmpty() ? "" : " bugs=" + bugs);
     }
 
     /** The simulator flags that re-create these options beyond the seed's draws ("" for none). */
