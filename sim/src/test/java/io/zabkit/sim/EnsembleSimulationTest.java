@@ -106,11 +106,8 @@ class EnsembleSimulationTest {
             assertTrue(leaders > 2L * seeds, "too few leader changes: " + leaders);
             assertTrue(crashes > seeds, "too few NodeCrash faults: " + crashes);
             assertTrue(partitions > seeds / 10, "too few partitions: " + partitions);
-            // 15 a seed: the rejoin and slow-disk scenarios take time out of half the runs (30 before them), and
-            // ZooKeeper's election channel (half the seeds) slows elections: its send worker waits out a connect
-            // timeout to a server that does not answer (5 servers, seeds 1-100: 2,028 ops before it, 1,780 with it;
-            // 827 -> 579 on the 41 seeds whose runs it changed)
-            assertTrue(ops > 15L * seeds, "too few acknowledged client ops: " + ops);
+            // 20 a seed: the rejoin and slow-disk scenarios take time out of half the runs (30 before them)
+            assertTrue(ops > 20L * seeds, "too few acknowledged client ops: " + ops);
         }
         assertCovered(coverage, "classic Zab, 3 and 5 servers:");
         assertReachedOften(coverage, 400);
@@ -148,9 +145,8 @@ class EnsembleSimulationTest {
         int caught = 0;
         List<String> properties = new ArrayList<>();
         // The catch is rare since D21 (spec/README.md) changed the draws: with its peer ACK of NEWLEADER 3 of
-        // seeds 1-500 (183, 219, 375; 0 of the 80 this test ran before), with its re-ack 1 of seeds 1-250; since the
-        // election channel (drawn by half the seeds, moving their runs) 0 of 1-250 and 3 of 1-600 (438, 499, 577)
-        int seeds = 500;
+        // seeds 1-500 (183, 219, 375; 0 of the 80 this test ran before), with its re-ack 1 of seeds 1-250
+        int seeds = 250;
         for (long seed = 1; seed <= seeds; seed++) {
             // No single crashes (they keep the ensemble out of the fast path while a server resyncs), but
             // power losses of the whole ensemble: exactly what the variants assume never happens.
