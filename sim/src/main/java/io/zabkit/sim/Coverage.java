@@ -69,7 +69,7 @@ final class Coverage {
         ANY, ENSEMBLE, FAST, CLASSIC, CLASSIC_ENSEMBLE,
         /** Only with the bug-zoo switch PEER_SOURCE_UNCHECKED planted. */
         SOURCE_UNCHECKED,
-        /** Only where notifications travel on connections of their own (half the ensemble seeds). */
+        /** Only where notifications travel on connections of their own (--election-channel). */
         ELECTION_CHANNEL;
 
         boolean reachableIn(SimOptions o) {

@@ -11,8 +11,9 @@ import java.util.TreeMap;
  * Election notifications on connections of their own, beside the quorum links, as ZooKeeper runs its
  * election (the election port, 3888, beside the quorum port, 2888; QuorumCnxManager and
  * FastLeaderElection.Messenger). zabkit's own runtime sends notifications on its one quorum link per
- * pair ({@code PeerLinks}); the core must hold under either transport, so a seed draws which one it runs
- * (half the seeds each). What this channel adds, all of it ZooKeeper's behaviour:
+ * pair ({@code PeerLinks}); the core must hold under either transport, so a run may take this one
+ * ({@code --election-channel}, {@link SimOptions#withElectionChannel}). What it adds, all of it ZooKeeper's
+ * behaviour:
  * <ul>
  *   <li><b>A send worker per server.</b> Notifications leave through one FIFO per server (FLE's
  *       sendqueue), each made when the core sent it, so it carries the vote and state of that moment.
@@ -41,12 +42,9 @@ final class SimElectionChannel {
      */
     record Options(double delayTicksMean, int delayTicksMax, double stallProbability, int stallTicksMax,
             double breakProbability, int connectTimeoutTicks, boolean crashedHostSilent) {
-        /** Half the seeds share the quorum link (null); the others draw the channel from a stream of their own. */
+        /** The channel's draws for a seed, from a stream of their own. */
         static Options fromSeed(long seed) {
             Prng p = new Prng(seed ^ 0x3888E1EC7L);
-            if (!p.chance(0.5)) {
-                return null;
-            }
             return new Options(p.pick(0.5, 2.0, 5.0), p.pick(new Integer[] {5, 15, 40}),
                     p.pick(0.0, 0.002, 0.01), p.pick(new Integer[] {20, 60, 200}),
                     p.pick(0.0, 0.001, 0.005), p.pick(new Integer[] {10, 25, 50}), p.chance(0.5));

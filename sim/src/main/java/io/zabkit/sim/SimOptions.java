@@ -127,7 +127,6 @@ record SimOptions(
         b.snapRejoinProbability = new Prng(seed ^ 0x5A9BE11DL).pick(0.0, 0.0, 0.02, 0.1);
         b.slowDisk = new Prng(seed ^ 0x51077D15L).chance(0.5);
         b.snapCutProbability = new Prng(seed ^ 0x3642C07DL).pick(0.0, 0.0, 0.5, 1.0);
-        b.electionChannel = SimElectionChannel.Options.fromSeed(seed);
         // the durability window is open only while fsyncs take time: its seeds have slow disks
         if (b.windowCrashProbability > 0) {
             b.syncDelayTicksMean = Math.max(b.syncDelayTicksMean, 4.0);
@@ -218,6 +217,18 @@ record SimOptions(
                 + drawn.abandonProbability + drawn.snapRejoinProbability + drawn.snapCutProbability > 0 || drawn.slowDisk;
     }
 
+    /**
+     * The same seed with election notifications on connections of their own ({@link SimElectionChannel},
+     * drawn from a stream of their own; {@code --election-channel}): not drawn by CI's seeds, since it
+     * slows elections and thins the bug zoo's catches (sim/README.md, "Not caught, and why").
+     */
+    SimOptions withElectionChannel() {
+        assert ensemble() : "a standalone server has no election";
+        Builder b = toBuilder();
+        b.electionChannel = SimElectionChannel.Options.fromSeed(seed);
+        return b.build();
+    }
+
     /** The same run with or without the slow-disk scenario (for a seed pinned before it existed). */
     SimOptions withSlowDisk(boolean slow) {
         Builder b = toBuilder();
@@ -283,7 +294,7 @@ record SimOptions(
         double snapRejoinProbability;
         boolean slowDisk;
         double snapCutProbability;
-        /** Null: notifications share the quorum links (zabkit's own runtime). */
+        /** Null: notifications share the quorum links (zabkit's own runtime); else {@link #withElectionChannel}. */
         SimElectionChannel.Options electionChannel;
         Set<Bug> bugs = Set.of();
 
@@ -395,6 +406,9 @@ record SimOptions(
         }
         if (scenariosTurnedOff()) {
             s.append(" --without-scenarios");
+        }
+        if (electionChannel != null) {
+            s.append(" --election-channel");
         }
         for (Bug b : new java.util.TreeSet<>(bugs)) {
             s.append(" --bug ").append(b.name());

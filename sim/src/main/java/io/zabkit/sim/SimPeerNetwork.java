@@ -20,7 +20,7 @@ import java.util.TreeSet;
  * cut off, a message between them breaks the (new) link again, except election notifications, which
  * are dropped silently as a connect that fails would drop them.
  *
- * <p>Or, as a seed draws: election notifications travel on connections of their own
+ * <p>Or, with {@code --election-channel}: election notifications travel on connections of their own
  * ({@link SimElectionChannel}, ZooKeeper's election port), and these links carry everything else.
  */
 final class SimPeerNetwork {
