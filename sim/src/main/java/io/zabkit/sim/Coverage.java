@@ -47,6 +47,10 @@ final class Coverage {
         SLOW_DISK("one server's disk slower than the others' (targeted)", Shape.ENSEMBLE),
         SYNC_ON_SERVER_BEHIND_WRITE("sync sent to a server behind a write just acknowledged", Shape.ENSEMBLE),
         PARTITION_SILENT("silent partition (links hold, timeouts must notice)", Shape.ENSEMBLE),
+        NOTIFICATION_RESENT("election channel: a connection starts and an end re-sends its last notification",
+                Shape.ELECTION_CHANNEL),
+        STALE_SETTLED_VOTE("election channel: a FOLLOWING/LEADING notification arrives after its sender left that"
+                + " role", Shape.ELECTION_CHANNEL),
         STRAY_PEER_REFUSED("stray connection on the quorum port refused (claimed id, no server line's address)",
                 Shape.ENSEMBLE),
         STRAY_PEER_ACCEPTED("stray connection accepted as a member (only with PEER_SOURCE_UNCHECKED)", Shape.SOURCE_UNCHECKED);
@@ -64,7 +68,9 @@ final class Coverage {
     enum Shape {
         ANY, ENSEMBLE, FAST, CLASSIC, CLASSIC_ENSEMBLE,
         /** Only with the bug-zoo switch PEER_SOURCE_UNCHECKED planted. */
-        SOURCE_UNCHECKED;
+        SOURCE_UNCHECKED,
+        /** Only where notifications travel on connections of their own (--election-channel). */
+        ELECTION_CHANNEL;
 
         boolean reachableIn(SimOptions o) {
             return switch (this) {
@@ -75,6 +81,7 @@ final class Coverage {
                 case CLASSIC -> !o.variant().acksFromMemory() || !o.honourFaultAssumption();
                 case CLASSIC_ENSEMBLE -> o.ensemble() && (!o.variant().acksFromMemory() || !o.honourFaultAssumption());
                 case SOURCE_UNCHECKED -> o.ensemble() && o.bugs().contains(io.zabkit.zab.Bug.PEER_SOURCE_UNCHECKED);
+                case ELECTION_CHANNEL -> o.ensemble() && o.electionChannel() != null;
             };
         }
     }

@@ -40,7 +40,7 @@ final class ElectionChecker {
     }
 
     /** {@code forLeader}: the vote for the leader the follower held at its last LOOKING step, or null. */
-    private record Settled(int follower, int leader, Vote vote, Vote forLeader) {}
+    private record Settled(int follower, int leader, Vote vote, Vote forLeader, long oldestSettledVoteStep) {}
 
     /** Each server's vote at its last LOOKING step; dropped when it settles or is down. */
     private final Map<Integer, Vote> looking = new HashMap<>();
@@ -56,6 +56,12 @@ final class ElectionChecker {
      */
     private final Map<Integer, Long> lastSettledStep = new HashMap<>();
     private final long staleSteps;
+    /**
+     * Per LOOKING server, the step at which the oldest settled (FOLLOWING/LEADING) notification it was
+     * handed was made: an election channel may hold one far longer than a link's delay (a send queue
+     * behind a connect timeout, a stalled connection), and FLE acts on it whatever its age.
+     */
+    private final Map<Integer, Long> oldestSettledVoteStep = new HashMap<>();
     private long step;
 
     /** With a peer network that delivers within one step. */
@@ -76,7 +82,13 @@ final class ElectionChecker {
         return checks;
     }
 
+    /** A settled notification made ageSteps ago reached server. */
+    void heardSettledVote(int server, long ageSteps) {
+        oldestSettledVoteStep.merge(server, step - ageSteps, Math::min);
+    }
+
     void down(int server) {
+        oldestSettledVoteStep.remove(server);
         looking.remove(server);
         claims.remove(server);
         proposedLeader.remove(server);
@@ -108,13 +120,14 @@ final class ElectionChecker {
             return;
         }
         lastSettledStep.put(server, step);
+        Long oldest = oldestSettledVoteStep.remove(server);
         claims.remove(server);
         Vote was = looking.remove(server);
         Long named = proposedLeader.remove(server);
         Vote held = proposal.remove(server);
         if (was != null && state == ServerState.FOLLOWING) {
             settled.put(server, new Settled(server, (int) leader, was,
-                    named != null && named == leader ? held : null));
+                    named != null && named == leader ? held : null, oldest == null ? Long.MAX_VALUE : oldest));
         }
     }
 
@@ -122,9 +135,11 @@ final class ElectionChecker {
         for (Settled s : settled.values()) {
             Vote leaderVote = looking.get(s.leader());
             Long settledAt = lastSettledStep.get(s.leader());
-            if (leaderVote == null || settledAt != null && step - settledAt <= staleSteps) {
+            if (leaderVote == null || settledAt != null && (step - settledAt <= staleSteps
+                    || settledAt >= s.oldestSettledVoteStep())) {
                 // the leader settled already, or was settled (LEADING) so recently that notifications it
-                // sent then may still arrive: the follower may have joined it out of election
+                // sent then may still arrive, or since the oldest settled vote the follower was handed: the
+                // follower may have joined it out of election
                 continue;
             }
             Vote claim = claims.get(s.leader());

@@ -61,8 +61,11 @@ final class SessionExpiryChecker {
      * @param current   the sessions clients hold now
      * @param boundTicks what expiry may take beyond the timeout: the leader's expiry check, the closeSession's
      *                  commit round trip
+     * @param lastOnFollower whether a session's client last held it on a follower (said in the violation:
+     *                  the leader must expire those too)
      */
-    void atEnd(ServerCore servingLeader, long tick, Collection<Long> current, long msPerTick, long boundTicks) {
+    void atEnd(ServerCore servingLeader, long tick, Collection<Long> current, long msPerTick, long boundTicks,
+            java.util.function.LongPredicate lastOnFollower) {
         assert servingLeader == leader : "the serving leader at the end was not observed";
         for (Map.Entry<Long, Integer> e : servingLeader.sessions().timeouts().entrySet()) {
             long id = e.getKey();
@@ -78,7 +81,7 @@ final class SessionExpiryChecker {
             checks++;
             throw new Violation("SessionExpiry", "session 0x" + Long.toHexString(id) + " (timeout " + e.getValue()
                     + " ms) held by no client for " + (tick - since) + " ticks is still open on the leader (allowed "
-                    + allowed + " ticks)");
+                    + allowed + " ticks)" + (lastOnFollower.test(id) ? "; its client last held it on a follower" : ""));
         }
     }
 }

@@ -44,6 +44,7 @@ public final class SimMain {
         Path traceOut = null;
         boolean faultFree = false;
         boolean withoutScenarios = false;
+        boolean electionChannel = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -70,6 +71,7 @@ public final class SimMain {
                 case "--trace-out" -> traceOut = Path.of(value(args, ++i, a));
                 case "--fault-free" -> faultFree = true;
                 case "--without-scenarios" -> withoutScenarios = true;
+                case "--election-channel" -> electionChannel = true;
                 default -> usage("unknown option " + a);
             }
         }
@@ -86,7 +88,7 @@ public final class SimMain {
             usage("--trace-out with --seeds needs {seed} in the path (one trace per seed), and no --shard or --result");
         }
         Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption, printHashes, faultFree, withoutScenarios,
-                java.util.Set.copyOf(bugs));
+                electionChannel, java.util.Set.copyOf(bugs));
         SeedPlan plan;
         try {
             plan = shard == null ? SeedPlan.unsharded(seed, seeds) : SeedPlan.parse(seed, seeds, shard);
@@ -104,11 +106,13 @@ public final class SimMain {
 
     /** What every seed of a run shares. */
     record Shape(int ticks, SimDisk.Mode disk, int servers, Variant variant, boolean breakAssumption,
-                 boolean printHashes, boolean faultFree, boolean withoutScenarios, java.util.Set<Bug> bugs) {
+                 boolean printHashes, boolean faultFree, boolean withoutScenarios, boolean electionChannel,
+                 java.util.Set<Bug> bugs) {
         SimOptions options(long seed) {
             SimOptions o = servers == 1 ? SimOptions.fromSeed(seed, ticks, disk)
                     : SimOptions.fromSeed(seed, ticks, disk, servers, variant);
             o = withoutScenarios ? o.withoutTargetedScenarios() : o;
+            o = electionChannel && servers > 1 ? o.withElectionChannel() : o;
             o = faultFree ? o.withoutServerFaults() : o;
             o = breakAssumption ? o.breakingTheFaultAssumption() : o;
             return bugs.isEmpty() ? o : o.withBugs(bugs);
@@ -229,7 +233,7 @@ public final class SimMain {
         System.err.println("usage: SimMain [--seed N] [--seeds COUNT] [--ticks T] [--disk honest|lying-sync] "
                 + "[--trace] [--history FILE.edn] [--progress-every K] [--servers N] [--variant Zab|ZabAc|ZabAa|ZabCt|ZabCT] "
                 + "[--break-fault-assumption] [--bug NAME[,NAME]] [--hashes] [--shard i/N] [--result FILE.json] "
-                + "[--trace-out FILE.jsonl (with --seeds: a path with {seed})] [--fault-free] [--without-scenarios]");
+                + "[--trace-out FILE.jsonl (with --seeds: a path with {seed})] [--fault-free] [--without-scenarios] [--election-channel]");
         System.exit(2);
     }
 }

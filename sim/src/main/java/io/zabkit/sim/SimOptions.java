@@ -57,6 +57,7 @@ record SimOptions(
         double snapRejoinProbability,
         boolean slowDisk,
         double snapCutProbability,
+        SimElectionChannel.Options electionChannel,
         Set<Bug> bugs) {
 
     static final int TICK_TIME_MS = 100;
@@ -216,6 +217,18 @@ record SimOptions(
                 + drawn.abandonProbability + drawn.snapRejoinProbability + drawn.snapCutProbability > 0 || drawn.slowDisk;
     }
 
+    /**
+     * The same seed with election notifications on connections of their own ({@link SimElectionChannel},
+     * drawn from a stream of their own; {@code --election-channel}): not drawn by CI's seeds, since it
+     * slows elections and thins the bug zoo's catches (sim/README.md, "Not caught, and why").
+     */
+    SimOptions withElectionChannel() {
+        assert ensemble() : "a standalone server has no election";
+        Builder b = toBuilder();
+        b.electionChannel = SimElectionChannel.Options.fromSeed(seed);
+        return b.build();
+    }
+
     /** The same run with or without the slow-disk scenario (for a seed pinned before it existed). */
     SimOptions withSlowDisk(boolean slow) {
         Builder b = toBuilder();
@@ -281,6 +294,8 @@ record SimOptions(
         double snapRejoinProbability;
         boolean slowDisk;
         double snapCutProbability;
+        /** Null: notifications share the quorum links (zabkit's own runtime); else {@link #withElectionChannel}. */
+        SimElectionChannel.Options electionChannel;
         Set<Bug> bugs = Set.of();
 
         Builder(long seed, int ticksMax, SimDisk.Mode diskMode) {
@@ -299,7 +314,7 @@ record SimOptions(
                     partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant, committedLogCount,
                     honourFaultAssumption, powerLossProbability, discoveryCrashProbability, clientMoveProbability,
                     windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, abandonProbability,
-                    snapRejoinProbability, slowDisk, snapCutProbability, bugs);
+                    snapRejoinProbability, slowDisk, snapCutProbability, electionChannel, bugs);
         }
     }
 
@@ -352,6 +367,7 @@ record SimOptions(
             b.snapRejoinProbability = snapRejoinProbability;
             b.slowDisk = slowDisk;
             b.snapCutProbability = snapCutProbability;
+            b.electionChannel = electionChannel;
             b.bugs = bugs;
         return b;
     }
@@ -378,7 +394,8 @@ record SimOptions(
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
                 clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
-                abandonProbability, snapRejoinProbability, slowDisk, snapCutProbability) + (bugs.isEmpty() ? "" : " bugs=" + bugs);
+                abandonProbability, snapRejoinProbability, slowDisk, snapCutProbability)
+                + (electionChannel == null ? "" : " " + electionChannel) + (bugs.isEmpty() ? "" : " bugs=" + bugs);
     }
 
     /** The simulator flags that re-create these options beyond the seed's draws ("" for none). */
@@ -389,6 +406,9 @@ record SimOptions(
         }
         if (scenariosTurnedOff()) {
             s.append(" --without-scenarios");
+        }
+        if (electionChannel != null) {
+            s.append(" --election-channel");
         }
         for (Bug b : new java.util.TreeSet<>(bugs)) {
             s.append(" --bug ").append(b.name());

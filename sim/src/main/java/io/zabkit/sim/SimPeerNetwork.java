@@ -19,6 +19,9 @@ import java.util.TreeSet;
  * {@code peerDisconnected} at once, before anything sent over the next link. While two servers are
  * cut off, a message between them breaks the (new) link again, except election notifications, which
  * are dropped silently as a connect that fails would drop them.
+ *
+ * <p>Or, with {@code --election-channel}: election notifications travel on connections of their own
+ * ({@link SimElectionChannel}, ZooKeeper's election port), and these links carry everything else.
  */
 final class SimPeerNetwork {
 
@@ -91,6 +94,8 @@ final class SimPeerNetwork {
      */
     private boolean silent;
     private long messagesDelivered;
+    /** Election notifications' own connections, or null: they share these links (zabkit's PeerLinks). */
+    private SimElectionChannel election;
     /** A targeted scenario's rule: whether the link breaks right after this message is delivered (or null). */
     private CutAfter cutAfter;
 
@@ -110,6 +115,22 @@ final class SimPeerNetwork {
         this.trace = trace;
     }
 
+    /** Notifications from now on travel on connections of their own, with these draws, from this stream. */
+    SimElectionChannel electionChannel(SimElectionChannel.Options electionOptions, Prng electionPrng) {
+        election = new SimElectionChannel(clock, electionPrng, electionOptions, trace, new SimElectionChannel.Reach() {
+            @Override
+            public boolean up(int server) {
+                return peers.containsKey(server);
+            }
+
+            @Override
+            public boolean cut(int a, int b) {
+                return cut.contains(pair(a, b));
+            }
+        }, peers);
+        return election;
+    }
+
     void attach(int server, Peer peer) {
         peers.put(server, peer);
     }
@@ -122,12 +143,15 @@ final class SimPeerNetwork {
                 breakLink(server, other, "crash of " + server, true);
             }
         }
+        if (election != null) {
+            election.down(server);
+        }
         peers.remove(server);
         notices.removeIf(k -> (int) (k >> 16) == server);
     }
 
     long messagesDelivered() {
-        return messagesDelivered;
+        return messagesDelivered + (election == null ? 0 : election.delivered());
     }
 
     // ------------------------------------------------------------------ partitions
@@ -141,6 +165,9 @@ final class SimPeerNetwork {
                     cut.add(pair(a, b));
                     if (!silently) {
                         breakLink(a, b, "partition", true);
+                        if (election != null) {
+                            election.partition(a, b);
+                        }
                     }
                 }
             }
@@ -159,6 +186,10 @@ final class SimPeerNetwork {
     // ------------------------------------------------------------------ traffic
 
     void send(int from, int to, Message m) {
+        if (election != null && m instanceof Message.Notification n) {
+            election.send(from, to, n); // the election port: a stray on the quorum port never sees it
+            return;
+        }
         Impostor impostor = impostors.get(key(from, to));
         if (impostor != null) {
             Message answer = impostor.answer(m); // the stray holds from's link to `to`: the member never sees m
@@ -222,6 +253,9 @@ final class SimPeerNetwork {
 
     /** Random breaks, as with client connections. */
     void maybeBreakLinks() {
+        if (election != null) {
+            election.maybeBreakOrStall();
+        }
         if (options.connectionBreakProbability() <= 0) {
             return;
         }
@@ -265,6 +299,10 @@ final class SimPeerNetwork {
             }
         }
         flushNotices();
+        if (election != null) {
+            election.deliver();
+            flushNotices();
+        }
     }
 
     private void flushNotices() {

@@ -142,10 +142,16 @@ public final class Simulator {
         this.reads = new ReadChecker(Workload.readPaths(options.workload()));
         digests.listen(reads);
         this.ensemble = new EnsembleChecker(durability, ephemerals);
-        this.elections = new ElectionChecker(options.peerDelayTicksMax() + 1L);
+        this.elections = new ElectionChecker(Math.max(options.peerDelayTicksMax(), options.electionChannel() == null ? 0
+                : options.electionChannel().writtenTicksMax()) + 1L);
         int[] servers = new int[options.serverCount()];
         if (options.ensemble()) {
             this.peers = new SimPeerNetwork(clock, root.fork(), options.peerNetwork(), trace);
+            if (options.electionChannel() != null) {
+                // a stream of its own: the other streams' draws stay as they were
+                peers.electionChannel(options.electionChannel(), new Prng(options.seed() ^ 0x3888C4A7L))
+                        .observer(this::electionDelivered);
+            }
             List<Long> voters = new ArrayList<>();
             for (int i = 0; i < servers.length; i++) {
                 voters.add((long) (SERVER + i));
@@ -235,6 +241,25 @@ public final class Simulator {
                 trace.event("NodeCrash", "SNAP window: follower " + address + " restarts after serving again");
                 crashAndRestartAt(f, clock.tick() + snapCuts.between(1, 20));
             }
+        }
+    }
+
+    /**
+     * A notification arrived on the election channel, made at madeTick: counts the stale-vote branches,
+     * and tells the election check how old a settled vote the receiver may have acted on.
+     */
+    private void electionDelivered(int from, int to, io.zabkit.zab.Message.Notification n, long madeTick,
+            boolean resent) {
+        if (resent) {
+            coverage.hit(Coverage.Branch.NOTIFICATION_RESENT);
+        }
+        if (n.state() == io.zabkit.zab.Message.ServerState.LOOKING) {
+            return;
+        }
+        elections.heardSettledVote(to, clock.tick() - madeTick);
+        SimNode sender = nodes.get(from - nodes.get(0).address());
+        if (!sender.isUp() || sender.core().zab().state() != n.state()) {
+            coverage.hit(Coverage.Branch.STALE_SETTLED_VOTE);
         }
     }
 
@@ -1052,7 +1077,8 @@ public final class Simulator {
         // delay, 3-server seed 108085 failed by one tick: a forward arriving 47 ticks after its client died.
         long bound = 3L * options.peerDelayTicksMax() + 2L * options.delayTicksMax()
                 + clock.ticksFor(SimOptions.TICK_TIME_MS) * 2 + 10;
-        sessionExpiry.atEnd(leader, clock.tick(), held, options.msPerTick(), bound);
+        sessionExpiry.atEnd(leader, clock.tick(), held, options.msPerTick(), bound,
+                id -> sessionOnFollower.getOrDefault(id, false));
         for (SimClient c : clients) {
             trace.event("end", "client " + c.address() + (c.isConnected() ? " connected" : " not connected")
                     + " session 0x" + Long.toHexString(c.sessionId()) + " watches " + c.watchesHeld()

@@ -28,6 +28,8 @@ class SimOptionsTest {
             return Variant.values()[Variant.values().length - 1];
         } else if (type == Set.class) {
             return Set.of(Bug.values()[0]);
+        } else if (type == SimElectionChannel.Options.class) {
+            return new SimElectionChannel.Options(0.25 + index, 7 + index, 0.125, 11 + index, 0.0625, 13 + index, true);
         }
         throw new AssertionError("no unusual value for " + type);
     }
