@@ -57,6 +57,7 @@ record SimOptions(
         double snapRejoinProbability,
         boolean slowDisk,
         double snapCutProbability,
+        int observerCount,
         Set<Bug> bugs) {
 
     static final int TICK_TIME_MS = 100;
@@ -223,6 +224,22 @@ record SimOptions(
         return b.build();
     }
 
+    /**
+     * The same run with {@code observers} observers beside the {@code serverCount} voters (the last ids); no
+     * draw changes, so a seed's faults and workload are the ones it has without them.
+     */
+    SimOptions withObservers(int observers) {
+        assert observers >= 0 && (observers == 0 || ensemble()) : "observers beside one standalone server";
+        Builder b = toBuilder();
+        b.observerCount = observers;
+        return b.build();
+    }
+
+    /** Voters and observers: every simulated server. */
+    int memberCount() {
+        return serverCount + observerCount;
+    }
+
     /** The same run with these bug-zoo switches planted in every server (nothing else changed). */
     SimOptions withBugs(Set<Bug> planted) {
         Builder b = toBuilder();
@@ -281,6 +298,7 @@ record SimOptions(
         double snapRejoinProbability;
         boolean slowDisk;
         double snapCutProbability;
+        int observerCount;
         Set<Bug> bugs = Set.of();
 
         Builder(long seed, int ticksMax, SimDisk.Mode diskMode) {
@@ -299,7 +317,7 @@ record SimOptions(
                     partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant, committedLogCount,
                     honourFaultAssumption, powerLossProbability, discoveryCrashProbability, clientMoveProbability,
                     windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, abandonProbability,
-                    snapRejoinProbability, slowDisk, snapCutProbability, bugs);
+                    snapRejoinProbability, slowDisk, snapCutProbability, observerCount, bugs);
         }
     }
 
@@ -352,6 +370,7 @@ record SimOptions(
             b.snapRejoinProbability = snapRejoinProbability;
             b.slowDisk = slowDisk;
             b.snapCutProbability = snapCutProbability;
+            b.observerCount = observerCount;
             b.bugs = bugs;
         return b;
     }
@@ -378,7 +397,8 @@ record SimOptions(
                 partitionProbability, partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant,
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
                 clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
-                abandonProbability, snapRejoinProbability, slowDisk, snapCutProbability) + (bugs.isEmpty() ? "" : " bugs=" + bugs);
+                abandonProbability, snapRejoinProbability, slowDisk, snapCutProbability)
+                + (observerCount == 0 ? "" : " observers=" + observerCount) + (bugs.isEmpty() ? "" : " bugs=" + bugs);
     }
 
     /** The simulator flags that re-create these options beyond the seed's draws ("" for none). */
@@ -389,6 +409,9 @@ record SimOptions(
         }
         if (scenariosTurnedOff()) {
             s.append(" --without-scenarios");
+        }
+        if (observerCount > 0) {
+            s.append(" --observers ").append(observerCount);
         }
         for (Bug b : new java.util.TreeSet<>(bugs)) {
             s.append(" --bug ").append(b.name());
