@@ -47,6 +47,7 @@ final class Leading extends Role {
 
     Leading(Zab zab) {
         super(zab, ZabState.DISCOVERY);
+        assert zab.config.quorum().isVoter(zab.self) : "observer " + zab.self + " leading";
         this.learners = new LearnerProgress(zab.self, zab.config);
         this.fastRules = new FastRules(zab.config);
         this.roleStartMs = zab.nowMs;

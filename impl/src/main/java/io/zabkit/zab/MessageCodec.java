@@ -19,8 +19,11 @@ import org.apache.zookeeper.data.Id;
  * never an allocation its sender chose.
  */
 public final class MessageCodec {
-    /** Sent in the link handshake; a server refuses a link whose version it does not speak. */
-    public static final int VERSION = 1;
+    /**
+     * Sent in the link handshake; a server refuses a link whose version it does not speak. 2: INFORM and
+     * the OBSERVING state (observers), which a version-1 server could not decode.
+     */
+    public static final int VERSION = 2;
 
     static final byte NOTIFICATION = 1;
     static final byte FOLLOWER_INFO = 2;

@@ -353,6 +353,9 @@ public final class Zab {
         if (isServingLeader()) {
             check(Txn.epochOf(history.lastZxid()) <= currentEpoch, "history holds a zxid of a later epoch");
         }
+        ServerState s = role.state();
+        check(isObserver() ? s == ServerState.LOOKING || s == ServerState.OBSERVING : s != ServerState.OBSERVING,
+                "server " + self + (isObserver() ? ", an observer, is " : ", a voter, is ") + s);
     }
 
     private static void check(boolean ok, String what) {
