@@ -81,6 +81,9 @@ public final class SimMain {
         if (observers < 0 || observers > 0 && (servers < 2 || variant != Variant.Zab || servers + observers > 9)) {
             usage("--observers go beside an ensemble of at least 2 voters with --variant Zab, 9 servers in all");
         }
+        if (observers > 0 && traceOut != null) {
+            usage("--trace-out validates against spec/Zab.tla, which has no observers");
+        }
         if (variant == Variant.ZabAc && servers != 3) {
             usage("ZabAc is defined for 3 servers only");
         }
