@@ -226,9 +226,9 @@ public final class ConfigReader {
         for (ServerAddress s : servers.values()) {
             (s.observer() ? observers : voters).add(s.id());
         }
-        if (voters.isEmpty()) {
-            throw new ConfigException(cfg.source() + ": observers without participants: every server line is"
-                    + " ':observer', and an ensemble needs at least one voting server");
+        if (!observers.isEmpty() && voters.size() < 2) {
+            throw new ConfigException(cfg.source() + ": observers " + observers + " need at least 2 participants"
+                    + " (server lines without ':observer'); zabkit runs one participant as a standalone server");
         }
         Variant variant = Variant.Zab;
         CfgFile.Entry v = cfg.get(BROADCAST);

@@ -102,10 +102,6 @@ final class Election {
         finalizeDeadlineMs = -1;
         resendIntervalMs = RESEND_MIN_MS;
         broadcast(nowMs);
-        recvset.put(self, proposal);
-        if (agreeing(recvset, proposal)) {
-            finalizeDeadlineMs = nowMs + config.finalizeWaitMs(); // the only voter, with observers: its own quorum
-        }
     }
 
     /** What this server votes for on its own: itself, or nobody when it is an observer. */

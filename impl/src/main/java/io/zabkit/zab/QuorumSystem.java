@@ -10,7 +10,7 @@ import java.util.List;
  * discovery, NEWLEADER or a proposal. An object rather than a count, so that a reconfiguration can
  * later check a proposal against the old and the new system at once.
  *
- * @param voters    the participants' ids, sorted and distinct; never empty
+ * @param voters    the participants' ids, sorted and distinct; never empty, and at least 2 beside observers
  * @param observers the observers' ids, sorted and distinct; disjoint from the voters
  */
 public record QuorumSystem(List<Long> voters, List<Long> observers) {
@@ -21,6 +21,11 @@ public record QuorumSystem(List<Long> voters, List<Long> observers) {
         if (voters.isEmpty()) {
             throw new IllegalArgumentException(observers.isEmpty() ? "an ensemble needs at least one server"
                     : "observers without participants: an ensemble needs at least one voting server");
+        }
+        if (!observers.isEmpty() && voters.size() < 2) {
+            // one voter runs standalone, with no election or learners to sync an observer
+            throw new IllegalArgumentException("observers " + observers + " need at least 2 participants; one"
+                    + " participant runs as a standalone server");
         }
         for (long o : observers) {
             if (voters.contains(o)) {

@@ -182,6 +182,9 @@ class ConfigReaderTest {
         String none = error(dataDirLine(), "clientPort=2181", "initLimit=5", "syncLimit=2",
                 "server.1=127.0.0.1:2888:3888:observer", "server.2=127.0.0.1:2889:3889:observer");
         assertTrue(none.contains("observers without participants"), none);
+        String one = error(dataDirLine(), "clientPort=2181", "initLimit=5", "syncLimit=2",
+                "server.1=127.0.0.1:2888:3888", "server.2=127.0.0.1:2889:3889:observer");
+        assertTrue(one.contains("observers [2] need at least 2 participants"), one);
     }
 
     @Test
