@@ -56,7 +56,7 @@ public final class ConfigReader {
             "snapSizeLimitInKb", "txnLogSizeLimitInKb", "standaloneEnabled", "reconfigEnabled", "dynamicConfigFile",
             "leaderServes", "cnxTimeout", "quorumListenOnAllIPs", "secureClientPort", "secureClientPortAddress",
             "localSessionsEnabled", "localSessionsUpgradingEnabled", "clientPortListenBacklog", "maxCnxns",
-            "syncEnabled", "electionAlg", "electionPortBindRetry", "skipACL", "serverCnxnFactory",
+            "syncEnabled", "observerMasterPort", "electionAlg", "electionPortBindRetry", "skipACL", "serverCnxnFactory",
             "snapshot.trust.empty", "snapshot.compression.method", "audit.enable", "connectToLearnerMasterLimit",
             "multiAddress.enabled", "sslQuorum", "portUnification", "fsync.warningthresholdms",
             "minClientCnxnsPerHost", "zookeeper.4lw.commands.whitelist");
