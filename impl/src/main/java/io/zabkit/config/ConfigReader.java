@@ -3,6 +3,7 @@ package io.zabkit.config;
 import io.zabkit.core.ClientAuth;
 import io.zabkit.core.CoreConfig;
 import io.zabkit.zab.Bug;
+import io.zabkit.zab.QuorumSystem;
 import io.zabkit.zab.Variant;
 import io.zabkit.zab.ZabConfig;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,8 @@ public final class ConfigReader {
     static final String BUGZOO = "zabkit.bugzoo";
     /** Test only: must be {@code true} for {@link #BUGZOO} to be taken, so that no user plants a bug by accident. */
     static final String BUGZOO_ALLOW = "zabkit.bugzoo.allow";
+    /** ZooKeeper's peerType: "observer" or "participant"; the server's own line, when it has one, wins. */
+    static final String PEER_TYPE = "peerType";
     /** ZooKeeper's names (zoo.cfg keys; zookeeper.-prefixed system properties in ZooKeeper) and defaults. */
     static final String GLOBAL_OUTSTANDING_LIMIT = "globalOutstandingLimit";
     static final int DEFAULT_GLOBAL_OUTSTANDING_LIMIT = 1000;
@@ -48,12 +51,12 @@ public final class ConfigReader {
             "tickTime", "initLimit", "syncLimit", "minSessionTimeout", "maxSessionTimeout", "maxClientCnxns",
             "forceSync", "snapCount", "jute.maxbuffer", "4lw.commands.whitelist", "autopurge.snapRetainCount",
             "autopurge.purgeInterval", "electionFinalizeWait", BROADCAST, COIN_TOSS_PROBABILITY, SESSION_SECRET,
-            GLOBAL_OUTSTANDING_LIMIT, HANDSHAKE_TIMEOUT, BUGZOO, BUGZOO_ALLOW);
+            GLOBAL_OUTSTANDING_LIMIT, HANDSHAKE_TIMEOUT, BUGZOO, BUGZOO_ALLOW, PEER_TYPE);
     private static final Set<String> ZOOKEEPER_UNUSED = Set.of("preAllocSize",
             "snapSizeLimitInKb", "txnLogSizeLimitInKb", "standaloneEnabled", "reconfigEnabled", "dynamicConfigFile",
             "leaderServes", "cnxTimeout", "quorumListenOnAllIPs", "secureClientPort", "secureClientPortAddress",
             "localSessionsEnabled", "localSessionsUpgradingEnabled", "clientPortListenBacklog", "maxCnxns",
-            "syncEnabled", "peerType", "electionAlg", "electionPortBindRetry", "skipACL", "serverCnxnFactory",
+            "syncEnabled", "observerMasterPort", "electionAlg", "electionPortBindRetry", "skipACL", "serverCnxnFactory",
             "snapshot.trust.empty", "snapshot.compression.method", "audit.enable", "connectToLearnerMasterLimit",
             "multiAddress.enabled", "sslQuorum", "portUnification", "fsync.warningthresholdms",
             "minClientCnxnsPerHost", "zookeeper.4lw.commands.whitelist");
@@ -80,10 +83,6 @@ public final class ConfigReader {
         for (CfgFile.Entry e : cfg.all()) {
             if (e.key().startsWith(ServerLines.PREFIX)) {
                 ServerAddress s = ServerLines.parse(e);
-                if (s.observer()) {
-                    throw ConfigException.at(e, "observers are not supported by zabkit (every server.N line"
-                            + " must be a participant)");
-                }
                 servers.put(s.id(), s);
             } else if (!USED.contains(e.key()) && !MetricsConfig.KEYS.contains(e.key())
                     && !ClientAuthKeys.KEYS.contains(e.key()) && !e.key().startsWith("authProvider.")
@@ -92,9 +91,14 @@ public final class ConfigReader {
                         ? "a ZooKeeper setting zabkit does not implement" : "not a setting zabkit knows; a typo?") + ")");
             }
         }
+        if (!servers.isEmpty() && servers.values().stream().allMatch(ServerAddress::observer)) {
+            throw new ConfigException(cfg.source() + ": observers without participants: every server line is"
+                    + " ':observer', and an ensemble needs at least one voting server");
+        }
         Path dataDir = path(required(cfg, "dataDir"));
         Path dataLogDir = cfg.get("dataLogDir") == null ? dataDir : path(cfg.get("dataLogDir"));
         long myid = serverId(cfg, dataDir, servers);
+        peerType(cfg, myid, servers, warnings);
         int tickTimeMs = intOr(cfg, "tickTime", 1, 3_600_000, DEFAULT_TICK_TIME_MS);
         int initLimit = intOr(cfg, "initLimit", 1, 1_000_000, 0);
         int syncLimit = intOr(cfg, "syncLimit", 1, 1_000_000, 0);
@@ -187,9 +191,45 @@ public final class ConfigReader {
         }
     }
 
-    /** The ensemble settings: every server line votes; the variant and its coin from the zabkit keys. */
+    /**
+     * peerType as ZooKeeper's QuorumPeerConfig reads it: "observer" or "participant" (anything else is an
+     * error); where it disagrees with this server's own server.N line, the line wins, with a warning.
+     */
+    private static void peerType(CfgFile cfg, long myid, Map<Long, ServerAddress> servers, List<String> warnings)
+            throws ConfigException {
+        CfgFile.Entry e = cfg.get(PEER_TYPE);
+        if (e == null) {
+            return;
+        }
+        String type = e.value().strip().toLowerCase(java.util.Locale.ROOT);
+        if (!type.equals("observer") && !type.equals("participant")) {
+            throw ConfigException.at(e, "unrecognised peerType '" + e.value() + "' (observer or participant)");
+        }
+        ServerAddress mine = servers.get(myid);
+        String byLine = mine != null && mine.observer() ? "observer" : "participant";
+        if (mine != null && !byLine.equals(type)) {
+            warnings.add(e.where() + ": peerType " + type + " does not match this server's line (" + byLine
+                    + "); the server line wins, as in ZooKeeper");
+        } else if (mine == null && type.equals("observer")) {
+            warnings.add(e.where() + ": peerType observer has no effect on a standalone server");
+        }
+    }
+
+    /**
+     * The ensemble settings: the participants vote, the observers (":observer" lines) only learn; the
+     * variant and its coin from the zabkit keys.
+     */
     private static ZabConfig zabConfig(CfgFile cfg, long myid, Map<Long, ServerAddress> servers, int initLimit,
                                        int syncLimit, int finalizeWaitMs) throws ConfigException {
+        List<Long> voters = new ArrayList<>();
+        List<Long> observers = new ArrayList<>();
+        for (ServerAddress s : servers.values()) {
+            (s.observer() ? observers : voters).add(s.id());
+        }
+        if (!observers.isEmpty() && voters.size() < 2) {
+            throw new ConfigException(cfg.source() + ": observers " + observers + " need at least 2 participants"
+                    + " (server lines without ':observer'); zabkit runs one participant as a standalone server");
+        }
         Variant variant = Variant.Zab;
         CfgFile.Entry v = cfg.get(BROADCAST);
         if (v != null) {
@@ -198,9 +238,13 @@ public final class ConfigReader {
             } catch (IllegalArgumentException e) {
                 throw ConfigException.at(v, e.getMessage());
             }
-            if (variant == Variant.ZabAc && servers.size() != 3) {
+            if (variant == Variant.ZabAc && voters.size() != 3) {
                 throw ConfigException.at(v, "ZabAc (ack-and-commit) is defined for exactly 3 voting servers;"
-                        + " this ensemble has " + servers.size() + " (use Zab, ZabAa, ZabCt or ZabCT)");
+                        + " this ensemble has " + voters.size() + " (use Zab, ZabAa, ZabCt or ZabCT)");
+            }
+            if (variant != Variant.Zab && !observers.isEmpty()) {
+                throw ConfigException.at(v, "observers " + observers + " run with the classic Zab broadcast only;"
+                        + " the fast variants count followers' acks, which an observer never sends");
             }
         }
         double p = DEFAULT_COIN_TOSS_PROBABILITY;
@@ -216,7 +260,8 @@ public final class ConfigReader {
             }
         }
         // The core draws no randomness of its own; myid seeds the coin so that servers toss differently.
-        return new ZabConfig(List.copyOf(servers.keySet()), initLimit, syncLimit, finalizeWaitMs, variant, p, myid);
+        return new ZabConfig(new QuorumSystem(voters, observers), initLimit, syncLimit, finalizeWaitMs, variant, p, myid,
+                ZabConfig.COMMITTED_LOG_COUNT, Set.of());
     }
 
     /**

@@ -49,8 +49,9 @@ public record CoreConfig(long serverId, int tickTimeMs, int minSessionTimeoutMs,
             throw new IllegalArgumentException("jute.maxbuffer and snapCount must be positive");
         }
         fourLetterWords = Set.copyOf(fourLetterWords);
-        if (!zab.voters().contains(serverId)) {
-            throw new IllegalArgumentException("myid " + serverId + " is not among the voters " + zab.voters());
+        if (!zab.isMember(serverId)) {
+            throw new IllegalArgumentException("myid " + serverId + " is neither among the voters " + zab.voters()
+                    + " nor among the observers " + zab.observers());
         }
     }
 

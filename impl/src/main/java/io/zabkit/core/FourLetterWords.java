@@ -56,7 +56,7 @@ final class FourLetterWords {
         return core.zab().isServing() ? "rw" : "null";
     }
 
-    /** ZooKeeper's names for the server's role: standalone, leader, follower, read-only (or looking). */
+    /** ZooKeeper's names for the server's role: standalone, leader, follower, observer, read-only (or looking). */
     static String mode(ServerCore core) {
         if (core.config().standalone()) {
             return "standalone";
@@ -69,6 +69,8 @@ final class FourLetterWords {
                 return "leader";
             case FOLLOWING:
                 return "follower";
+            case OBSERVING:
+                return "observer";
             default:
                 return "looking";
         }
@@ -153,12 +155,12 @@ final class FourLetterWords {
         line(b, "zk_bytes_received_count", s.bytesReceived);
         line(b, "zk_snap_count", s.snapshotsTaken);
         if (core.zab().isServingLeader() && !core.config().standalone()) {
-            // as ZooKeeper 3.9, only the leader reports its learners (zk_followers was 3.4's name); zabkit has
-            // no observers, so every synced learner is a voting follower
+            // as ZooKeeper 3.9, only the leader reports its learners (zk_followers was 3.4's name); without
+            // reconfiguration no follower is non-voting
             line(b, "zk_learners", core.zab().followerCount());
             line(b, "zk_synced_followers", core.zab().syncedFollowerCount());
             line(b, "zk_synced_non_voting_followers", 0);
-            line(b, "zk_synced_observers", 0);
+            line(b, "zk_synced_observers", core.zab().syncedObserverCount());
         }
         line(b, "zabkit_last_proposed_zxid", Txn.zxidString(core.lastProposedZxid()));
         line(b, "zabkit_last_processed_zxid", Txn.zxidString(core.lastProcessedZxid()));

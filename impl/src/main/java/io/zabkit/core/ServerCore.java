@@ -680,7 +680,7 @@ public final class ServerCore implements Replica, Effects {
     private void touch(long sessionId) {
         readOnly.touch(sessionId, nowMs);
         sessions.touch(sessionId, nowMs);
-        if (zab.isServingFollower() && sessionId != 0) {
+        if (zab.isServingLearner() && sessionId != 0) {
             touchedSinceLastPing.put(sessionId, sessions.timeoutMs(sessionId));
         }
     }

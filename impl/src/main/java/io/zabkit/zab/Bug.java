@@ -69,7 +69,13 @@ public enum Bug {
      * Issue 23's finding 1 re-planted (the class of CVE-2018-8012): the quorum port takes a link's claimed
      * server id without checking its source address, so a stray can displace a member and speak for it.
      */
-    PEER_SOURCE_UNCHECKED;
+    PEER_SOURCE_UNCHECKED,
+    /**
+     * Planted: an observer acknowledges PROPOSALs as a follower does, and the leader counts its ACK toward
+     * the commit quorum (ZooKeeper counts only participants): a commit quorum that need not meet the
+     * voters that elect the next leader. Only an ensemble with observers is affected.
+     */
+    OBSERVER_ACK_COUNTED;
 
     /** The switch named on a command line or in a config, in any case, with - or _. */
     public static Bug parse(String name) {

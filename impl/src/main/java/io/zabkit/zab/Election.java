@@ -14,6 +14,11 @@ import java.util.TreeSet;
  * current round wins after a finalize wait in which no better vote arrives. A server that finds a
  * quorum of settled servers (FOLLOWING/LEADING) behind a leader that says it is LEADING joins them.
  *
+ * <p>Observers take part as ZooKeeper's do: an observer votes for nobody ({@link #NOBODY}), adopts the
+ * voters' best vote and settles once a quorum of voters backs it, but its notifications are never
+ * counted: a voter answers one with its own vote and goes on, and no vote naming an observer is ever
+ * better than another.
+ *
  * <p>Pure: notifications go out through {@link Outbox}; time comes in through {@link #tick}.
  */
 final class Election {
@@ -39,6 +44,9 @@ final class Election {
             return leader != other.leader ? leader > other.leader : zxid > other.zxid;
         }
     }
+
+    /** An observer's own vote: below every real vote, never backed by a voter. */
+    static final Vote NOBODY = new Vote(-1, -1, -1);
 
     interface Outbox {
         void send(long to, Message m);
@@ -90,10 +98,15 @@ final class Election {
         outOfElection.clear();
         myZxid = lastZxid;
         myEpoch = currentEpoch;
-        proposal = new Vote(self, lastZxid, currentEpoch);
+        proposal = ownVote();
         finalizeDeadlineMs = -1;
         resendIntervalMs = RESEND_MIN_MS;
         broadcast(nowMs);
+    }
+
+    /** What this server votes for on its own: itself, or nobody when it is an observer. */
+    private Vote ownVote() {
+        return config.quorum().isVoter(self) ? new Vote(self, myZxid, myEpoch) : NOBODY;
     }
 
     void stop() {
@@ -105,7 +118,15 @@ final class Election {
      * A notification from another server while we look. Returns the leader we settle on, or -1.
      */
     long receive(long from, Notification n, long nowMs) {
-        if (!running || !config.voters().contains(from)) {
+        if (!running || !config.isMember(from)) {
+            return -1;
+        }
+        boolean observer = !config.quorum().isVoter(self);
+        if (!config.quorum().isVoter(from)) {
+            // An observer looks for the leader: it gets our vote, and its own counts for nothing.
+            if (!observer && n.state() == ServerState.LOOKING) {
+                out.send(from, notification());
+            }
             return -1;
         }
         Vote v = new Vote(n.leader(), n.zxid(), n.peerEpoch());
@@ -113,13 +134,15 @@ final class Election {
             if (n.electionEpoch() > logicalClock) {
                 logicalClock = n.electionEpoch();
                 recvset.clear();
-                Vote mine = new Vote(self, myZxid, myEpoch);
+                Vote mine = ownVote();
                 proposal = better(v, mine) ? v : mine;
                 finalizeDeadlineMs = -1;
                 broadcast(nowMs);
             } else if (n.electionEpoch() < logicalClock) {
-                out.send(from, notification()); // help the straggler catch up with this round
-                return -1;
+                if (!observer) {
+                    out.send(from, notification()); // help the straggler catch up with this round
+                }
+                return -1; // an observer's answer would be answered back by the voter, for ever
             } else if (better(v, proposal)) {
                 proposal = v;
                 finalizeDeadlineMs = -1;
@@ -221,6 +244,7 @@ final class Election {
     }
 
     private long settle(Vote v) {
+        assert config.quorum().isVoter(v.leader()) : "settling on " + v.leader() + ", who does not vote";
         proposal = v;
         running = false;
         finalizeDeadlineMs = -1;
@@ -267,6 +291,9 @@ final class Election {
 
     /** The vote order; a bug-zoo switch may plant a wrong one. */
     boolean better(Vote a, Vote b) {
+        if (!config.quorum().isVoter(a.leader())) {
+            return false; // ZooKeeper's totalOrderPredicate: a server of weight 0 never leads
+        }
         return config.bug(Bug.ELECTION_ID_BEFORE_ZXID) ? a.betterByIdThan(b) : a.betterThan(b);
     }
 }

@@ -24,12 +24,13 @@ import java.util.TreeMap;
 /**
  * FOLLOWING one leader: discovery (FOLLOWERINFO, LEADERINFO, ACKEPOCH), synchronization (DIFF/TRUNC/SNAP,
  * the proposals after it, NEWLEADER and its ACK once durable, UPTODATE) and broadcast (PROPOSAL, ACK,
- * COMMIT). Handlers are named after spec/Zab.tla's actions.
+ * COMMIT). Handlers are named after spec/Zab.tla's actions. An {@link Observing} server syncs exactly so,
+ * and differs in broadcast only.
  */
-final class Following extends Role {
+sealed class Following extends Role permits Observing {
     private static final long FOLLOWERINFO_RESEND_MS = 200;
 
-    private final long leader;
+    final long leader;
     private final FastRules fastRules;
     private long leaderLastHeardMs;
     private long nextFollowerInfoMs;
@@ -71,7 +72,7 @@ final class Following extends Role {
      */
     private final java.util.List<Txn> heldUntilNewLeader = new java.util.ArrayList<>();
     /** This role ended (a role object is never reused). */
-    private boolean hasLeft;
+    boolean hasLeft;
     /** The leader's messages that arrived while NEWLEADER waited for the disk, processed in order after it. */
     private final java.util.List<Message> deferredUntilNewLeader = new java.util.ArrayList<>();
     /**
@@ -206,8 +207,21 @@ final class Following extends Role {
         } else if (m instanceof SyncReply r) {
             zab.replica.syncReplied(r.sessionId(), r.cxid(), r.zxid());
         } else {
-            zab.discardStale(leader, m);
+            receiveOtherFromLeader(m);
         }
+    }
+
+    /** A message of the leader's no follower expects (an observer takes INFORM here). */
+    void receiveOtherFromLeader(Message m) {
+        zab.discardStale(leader, m);
+    }
+
+    /**
+     * Whether this learner acknowledges what it logs past NEWLEADER: a follower does; an observer
+     * acknowledges NEWLEADER only, which the leader needs to end its synchronization and never counts.
+     */
+    boolean acksProposals() {
+        return true;
     }
 
     @Override
@@ -582,7 +596,7 @@ final class Following extends Role {
     // ================================================================== broadcast
 
     /** Follower logs a PROPOSAL; it ACKs once durable (classic) or at once (fast variants). */
-    private void followerProcessProposal(Proposal p) {
+    void followerProcessProposal(Proposal p) {
         Txn t = p.txn();
         if (skipThrough >= 0 && !followerSkipApplied(t.zxid())) {
             return;
@@ -635,6 +649,12 @@ final class Following extends Role {
     }
 
     private void followerSendAck(long z, boolean zabBit) {
+        if (!acksProposals()) {
+            if (lastAckSent >= newLeaderZxid || newLeaderZxid < 0) {
+                return; // an observer's one ACK, of NEWLEADER, has left
+            }
+            z = Math.min(z, newLeaderZxid);
+        }
         if (z <= lastAckSent) {
             return;
         }
@@ -657,7 +677,7 @@ final class Following extends Role {
         }
     }
 
-    private void followerProcessCommit(long zxid, String action) {
+    void followerProcessCommit(long zxid, String action) {
         if (zxid > zab.lastCommitted) {
             zab.lastCommitted = Math.min(zxid, zab.history.lastZxid());
         }

@@ -47,6 +47,7 @@ final class Leading extends Role {
 
     Leading(Zab zab) {
         super(zab, ZabState.DISCOVERY);
+        assert zab.config.quorum().isVoter(zab.self) : "observer " + zab.self + " leading";
         this.learners = new LearnerProgress(zab.self, zab.config);
         this.fastRules = new FastRules(zab.config);
         this.roleStartMs = zab.nowMs;
@@ -179,7 +180,9 @@ final class Leading extends Role {
             return;
         }
         boolean fresh = ae.currentEpoch() >= 0;
-        boolean ahead = fresh && (ae.currentEpoch() > zab.currentEpoch
+        // An observer ahead of us holds only what no quorum vouched for (it syncs without voting): it is
+        // truncated, not obeyed; giving up for it would re-elect this leader for ever, as it does not vote.
+        boolean ahead = fresh && !l.observer && (ae.currentEpoch() > zab.currentEpoch
                 || (ae.currentEpoch() == zab.currentEpoch && ae.lastZxid() > zab.history.lastZxid()));
         if (ahead) {
             zab.lookForLeader("follower " + from + " is ahead of this leader (epoch " + ae.currentEpoch() + ", zxid "
@@ -278,6 +281,7 @@ final class Leading extends Role {
             zab.effects.send(l.id, new Proposal(t, false));
         }
         l.newLeaderZxid = last;
+        l.informedZxid = last;
         l.forwarding = true;
         zab.effects.send(l.id, new NewLeader(last));
     }
@@ -286,6 +290,10 @@ final class Leading extends Role {
         Learner l = learners.get(from);
         if (l == null || !l.forwarding || a.epoch() != zab.currentEpoch) {
             zab.discardStale(from, a);
+            return;
+        }
+        if (l.observer && a.zxid() > l.newLeaderZxid && !zab.config.bug(Bug.OBSERVER_ACK_COUNTED)) {
+            zab.discardStale(from, a); // an observer acknowledges NEWLEADER only
             return;
         }
         l.ackedZxid = Math.max(l.ackedZxid, a.zxid());
@@ -354,8 +362,8 @@ final class Leading extends Role {
         zab.effects.log(txn);
         boolean fast = fastRules.leaderProposesFast(learners);
         for (Learner l : learners.all()) {
-            if (l.forwarding) {
-                zab.effects.send(l.id, new Proposal(txn, fast));
+            if (l.forwarding && (!l.observer || zab.config.bug(Bug.OBSERVER_ACK_COUNTED))) {
+                zab.effects.send(l.id, new Proposal(txn, fast)); // an observer learns it once committed (INFORM)
             }
         }
         zab.trace("LeaderProcessRequest", -1, txn.zxid());
@@ -372,16 +380,39 @@ final class Leading extends Role {
             zab.deliverCommitted();
             return;
         }
+        long committedBefore = zab.lastCommitted;
+        List<Txn> newlyCommitted = zab.history.range(committedBefore, z); // taken before delivery trims the history
         zab.advanceCommit(z);
         // Classic Zab: COMMIT to every synced follower. The fast variants (Zab.tla's CommitTo): only to the
         // followers whose last ACK was in Zab mode; the others commit to themselves (FollowerCommitIndex).
         boolean classic = zab.config.variant() == Variant.Zab;
         for (Learner l : learners.all()) {
-            if (l.forwarding && (classic || l.zabAcker)) {
+            if (l.observer && l.forwarding && !zab.config.bug(Bug.OBSERVER_ACK_COUNTED)) {
+                leaderInform(l, committedBefore, z, newlyCommitted);
+            } else if (l.forwarding && (classic || l.zabAcker)) {
                 assert classic || l.ackedNewLeader : "a Zab-mode acker that never acknowledged NEWLEADER";
                 zab.effects.send(l.id, new Commit(z));
             }
         }
+    }
+
+    /**
+     * An observer learns what committed from committedBefore to z: a COMMIT of what its synced history
+     * held uncommitted, then an INFORM for each transaction after it (ZooKeeper's Leader.inform).
+     */
+    private void leaderInform(Learner l, long committedBefore, long z, List<Txn> newlyCommitted) {
+        assert l.observer && l.informedZxid >= committedBefore : "observer " + l.id + " informed only to "
+                + Txn.zxidString(l.informedZxid) + ", behind the commit point " + Txn.zxidString(committedBefore);
+        if (committedBefore < l.newLeaderZxid) {
+            zab.effects.send(l.id, new Commit(Math.min(z, l.newLeaderZxid)));
+        }
+        for (Txn t : newlyCommitted) {
+            if (t.zxid() > l.informedZxid) {
+                zab.effects.send(l.id, new Message.Inform(t));
+                l.informedZxid = t.zxid();
+            }
+        }
+        assert l.informedZxid >= z : "observer " + l.id + " not informed up to " + Txn.zxidString(z);
     }
 
     private void leaderProcessPing(Ping p) {
@@ -474,10 +505,17 @@ final class Leading extends Role {
         return learners.all().size();
     }
 
-    /** Learners synced with this leader, receiving PROPOSALs and COMMITs (mntr's zk_synced_followers). */
+    /** Voting learners synced with this leader, receiving PROPOSALs and COMMITs (mntr's zk_synced_followers). */
     int syncedFollowerCount() {
-        int n = (int) learners.all().stream().filter(l -> l.forwarding).count();
+        int n = (int) learners.all().stream().filter(l -> l.forwarding && !l.observer).count();
         assert n <= followerCount() : "more synced learners than learners";
+        return n;
+    }
+
+    /** Observers synced with this leader, receiving INFORMs (mntr's zk_synced_observers). */
+    int syncedObserverCount() {
+        int n = (int) learners.all().stream().filter(l -> l.forwarding && l.observer).count();
+        assert n + syncedFollowerCount() <= followerCount() : "more synced learners than learners";
         return n;
     }
 }

@@ -16,6 +16,10 @@ final class LearnerProgress {
     /** What the leader knows of one learner. */
     static final class Learner {
         final long id;
+        /** An observer: synced and informed, in no quorum; its ACKs are never counted. */
+        final boolean observer;
+        /** Observer: the last zxid sent to it (the synced history, then INFORMs); invariant: >= lastCommitted. */
+        long informedZxid = -1;
         long acceptedEpoch = -1;
         /** Its ACKEPOCH arrived (with its last zxid); {@code fresh}: it promised our epoch (counts toward the quorum). */
         boolean ackedEpoch;
@@ -32,8 +36,9 @@ final class LearnerProgress {
         boolean zabAcker;
         long lastHeardMs;
 
-        Learner(long id, long nowMs) {
+        Learner(long id, boolean observer, long nowMs) {
             this.id = id;
+            this.observer = observer;
             this.lastHeardMs = nowMs;
         }
     }
@@ -57,7 +62,7 @@ final class LearnerProgress {
 
     Learner add(long id, long nowMs) {
         assert id != self && !learners.containsKey(id) : "learner " + id + " registered twice or is the leader";
-        Learner l = new Learner(id, nowMs);
+        Learner l = new Learner(id, config.quorum().isObserver(id), nowMs);
         learners.put(id, l);
         return l;
     }
@@ -71,15 +76,16 @@ final class LearnerProgress {
         return learners.values();
     }
 
-    /** This leader and the learners that pass the test, by id. */
+    /** This leader and the voting learners that pass the test, by id: what a quorum is made of. */
     List<Long> leaderAnd(Predicate<Learner> test) {
         List<Long> ids = new ArrayList<>();
         ids.add(self);
         for (Learner l : learners.values()) {
-            if (test.test(l)) {
+            if (!l.observer && test.test(l)) {
                 ids.add(l.id);
             }
         }
+        assert ids.stream().allMatch(config.quorum()::isVoter) : "an observer in a quorum set " + ids;
         return ids;
     }
 
@@ -92,8 +98,9 @@ final class LearnerProgress {
         List<Long> acks = new ArrayList<>();
         acks.add(selfAck);
         for (Learner l : learners.values()) {
-            if (l.forwarding && l.ackedNewLeader) {
-                acks.add(l.ackedZxid);
+            boolean counted = !l.observer || config.bug(Bug.OBSERVER_ACK_COUNTED);
+            if (counted && l.forwarding && l.ackedNewLeader) {
+                acks.add(l.ackedZxid); // an observer's zxid is never counted (but for the planted bug)
             }
         }
         return quorumReach(config, acks);

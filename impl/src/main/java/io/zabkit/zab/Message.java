@@ -7,7 +7,7 @@ import org.apache.zookeeper.data.Id;
 /**
  * What servers of an ensemble say to each other. The names are the Zab paper's and the spec's
  * (spec/Zab.tla): FOLLOWERINFO, LEADERINFO, ACKEPOCH, DIFF/TRUNC/SNAP, NEWLEADER, ACK, UPTODATE,
- * PROPOSAL, COMMIT; plus fast-leader-election notifications and the client traffic a follower relays
+ * PROPOSAL, COMMIT, and INFORM to observers; plus fast-leader-election notifications and the client traffic a follower relays
  * (forwarded writes, syncs, session pings).
  *
  * <p>Transport contract (both runtimes): messages between two servers travel over one link per pair,
@@ -19,7 +19,7 @@ import org.apache.zookeeper.data.Id;
 public sealed interface Message {
 
     /** Server role, as fast leader election reports it. */
-    enum ServerState { LOOKING, FOLLOWING, LEADING }
+    enum ServerState { LOOKING, FOLLOWING, LEADING, OBSERVING }
 
     /**
      * A fast-leader-election vote: "I, in round electionEpoch and state, propose leader with its
@@ -78,6 +78,12 @@ public sealed interface Message {
 
     /** Everything up to zxid is committed (cumulative). */
     record Commit(long zxid) implements Message {}
+
+    /**
+     * Leader to observer, ZooKeeper's INFORM: a committed transaction, proposal and commit in one, next in
+     * zxid order after what the observer holds. An observer is sent no PROPOSAL in broadcast and ACKs none.
+     */
+    record Inform(Txn txn) implements Message {}
 
     /** Session activity: from the leader empty, from a follower the sessions touched since the last ping. */
     record Ping(List<SessionTouch> sessions) implements Message {

@@ -19,8 +19,11 @@ import org.apache.zookeeper.data.Id;
  * never an allocation its sender chose.
  */
 public final class MessageCodec {
-    /** Sent in the link handshake; a server refuses a link whose version it does not speak. */
-    public static final int VERSION = 1;
+    /**
+     * Sent in the link handshake; a server refuses a link whose version it does not speak. 2: INFORM and
+     * the OBSERVING state (observers), which a version-1 server could not decode.
+     */
+    public static final int VERSION = 2;
 
     static final byte NOTIFICATION = 1;
     static final byte FOLLOWER_INFO = 2;
@@ -38,6 +41,7 @@ public final class MessageCodec {
     static final byte FORWARD = 14;
     static final byte SYNC_REQUEST = 15;
     static final byte SYNC_REPLY = 16;
+    static final byte INFORM = 17;
 
     /** The type byte of a SNAP, whose frame may be larger than any other (it carries a whole data tree). */
     public static final byte SNAP_TYPE = SNAP;
@@ -98,6 +102,9 @@ public final class MessageCodec {
             out.writeByte(PROPOSAL);
             writeBytes(out, p.txn().encode());
             out.writeBoolean(p.fast());
+        } else if (m instanceof Message.Inform i) {
+            out.writeByte(INFORM);
+            writeBytes(out, i.txn().encode());
         } else if (m instanceof Message.NewLeader n) {
             out.writeByte(NEW_LEADER);
             out.writeLong(n.zxid());
@@ -189,6 +196,7 @@ public final class MessageCodec {
             case TRUNC -> new Message.Trunc(in.i64("zxid"));
             case SNAP -> snap(in.i64("zxid"), in.bytes("snapshot"));
             case PROPOSAL -> new Message.Proposal(in.txn(maxBytes), in.bool("fast"));
+            case INFORM -> new Message.Inform(in.txn(maxBytes));
             case NEW_LEADER -> new Message.NewLeader(in.i64("zxid"));
             case ACK -> new Message.Ack(in.i64("epoch"), in.i64("zxid"), in.bool("zab"));
             case UP_TO_DATE -> new Message.UpToDate(in.i64("zxid"));

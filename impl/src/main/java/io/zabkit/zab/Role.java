@@ -4,11 +4,12 @@ import io.zabkit.zab.Message.ServerState;
 import io.zabkit.zab.Zab.ZabState;
 
 /**
- * What one role (looking, leading, following) does with the messages and ticks {@link Zab} hands it,
+ * What one role (looking, leading, following, observing) does with the messages and ticks {@link Zab} hands it,
  * etcd raft's {@code step} per role. A role object lives exactly as long as the role: a role change
  * makes a new one, so no leader or follower state survives into the next role by accident.
  */
 abstract sealed class Role permits Looking, Leading, Following {
+    // (Observing extends Following: a learner that syncs as a follower does)
     final Zab zab;
     /** The phase within this role (spec: zabState). */
     ZabState zabState;

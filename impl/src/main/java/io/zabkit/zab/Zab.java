@@ -107,7 +107,7 @@ public final class Zab {
 
     /** A message from another server. */
     public void receive(long from, Message m) {
-        if (!started || from == self || !config.voters().contains(from)) {
+        if (!started || from == self || !config.isMember(from)) {
             return;
         }
         election.heardFrom(from);
@@ -123,7 +123,7 @@ public final class Zab {
      * silence timers may use this; nothing of the message is known yet.
      */
     public void heardFrom(long from) {
-        if (!started || from == self || !config.voters().contains(from)) {
+        if (!started || from == self || !config.isMember(from)) {
             return;
         }
         election.heardFrom(from);
@@ -213,15 +213,15 @@ public final class Zab {
         ((Leading) role).leaderPropose(txn);
     }
 
-    /** Follower in broadcast: relay a client's write to the leader. */
+    /** Follower or observer in broadcast: relay a client's write to the leader. */
     public void forward(Forward f) {
-        assert isServingFollower() : "forward outside broadcast on a follower";
+        assert isServingLearner() : "forward outside broadcast on a learner";
         effects.send(role.leaderId(), f);
     }
 
-    /** Follower in broadcast: ask the leader how far a client's sync must catch up. */
+    /** Follower or observer in broadcast: ask the leader how far a client's sync must catch up. */
     public void forwardSync(long sessionId, int cxid) {
-        assert isServingFollower() : "sync outside broadcast on a follower";
+        assert isServingLearner() : "sync outside broadcast on a learner";
         effects.send(role.leaderId(), new SyncRequest(sessionId, cxid));
     }
 
@@ -269,9 +269,14 @@ public final class Zab {
         return role instanceof Leading leading ? leading.followerCount() : 0;
     }
 
-    /** Learners synced with this server while it leads, else 0 (mntr's zk_synced_followers). */
+    /** Voting learners synced with this server while it leads, else 0 (mntr's zk_synced_followers). */
     public int syncedFollowerCount() {
         return role instanceof Leading leading ? leading.syncedFollowerCount() : 0;
+    }
+
+    /** Observers synced with this server while it leads, else 0 (mntr's zk_synced_observers). */
+    public int syncedObserverCount() {
+        return role instanceof Leading leading ? leading.syncedObserverCount() : 0;
     }
 
     /**
@@ -300,6 +305,20 @@ public final class Zab {
 
     public boolean isServingFollower() {
         return role.state() == ServerState.FOLLOWING && role.zabState == ZabState.BROADCAST;
+    }
+
+    public boolean isServingObserver() {
+        return role.state() == ServerState.OBSERVING && role.zabState == ZabState.BROADCAST;
+    }
+
+    /** A follower or an observer in broadcast: it relays writes and syncs to the leader. */
+    public boolean isServingLearner() {
+        return isServingFollower() || isServingObserver();
+    }
+
+    /** This server only learns: configured as an observer, it never votes, acknowledges or leads. */
+    public boolean isObserver() {
+        return config.quorum().isObserver(self);
     }
 
     public boolean isServing() {
@@ -334,6 +353,9 @@ public final class Zab {
         if (isServingLeader()) {
             check(Txn.epochOf(history.lastZxid()) <= currentEpoch, "history holds a zxid of a later epoch");
         }
+        ServerState s = role.state();
+        check(isObserver() ? s == ServerState.LOOKING || s == ServerState.OBSERVING : s != ServerState.OBSERVING,
+                "server " + self + (isObserver() ? ", an observer, is " : ", a voter, is ") + s);
     }
 
     private static void check(boolean ok, String what) {
@@ -373,7 +395,8 @@ public final class Zab {
             if (decided >= 0) {
                 settle(decided);
             }
-        } else if (n.state() == ServerState.LOOKING && election.proposal() != null) {
+        } else if (n.state() == ServerState.LOOKING && election.proposal() != null && !isObserver()) {
+            // (an observer's settled vote would count for nothing with the voter that asks)
             // A looking server learns whom we follow (or that we lead): the vote we settled on.
             effects.send(from, election.settledNotification(role.state(), election.proposal()));
         }
@@ -382,6 +405,7 @@ public final class Zab {
     /** The election decided: lead, taking the FOLLOWERINFOs that arrived early, or follow. */
     void settle(long decidedLeader) {
         Looking looking = (Looking) role;
+        assert config.quorum().isVoter(decidedLeader) : "the election settled on " + decidedLeader + ", not a voter";
         if (decidedLeader == self) {
             LOG.log(System.Logger.Level.INFO, "server {0}: LEADING (round {1}, last zxid {2})", self,
                     election.logicalClock(), Txn.zxidString(history.lastZxid()));
@@ -389,6 +413,12 @@ public final class Zab {
             role = leading;
             trace("ElectLeader", -1, -1);
             leading.start(looking.takeEarlyFollowerInfo());
+        } else if (isObserver()) {
+            LOG.log(System.Logger.Level.INFO, "server {0}: OBSERVING {1} (round {2})", self, decidedLeader,
+                    election.logicalClock());
+            Observing observing = new Observing(this, decidedLeader);
+            role = observing;
+            observing.start();
         } else {
             LOG.log(System.Logger.Level.INFO, "server {0}: FOLLOWING {1} (round {2})", self, decidedLeader,
                     election.logicalClock());

@@ -7,7 +7,7 @@ import java.util.Set;
 /**
  * The ensemble settings of the core, from zoo.cfg (or from the simulator's seed).
  *
- * @param voters              the ids of the voting servers (server.N lines), sorted; one id when standalone
+ * @param quorum              who votes (participants) and who only learns (observers): the quorum system
  * @param initLimitTicks      ticks a follower may take to connect to and sync with a leader
  * @param syncLimitTicks      ticks a follower may go without hearing from the leader (and vice versa)
  * @param finalizeWaitMs      how long election waits for more votes once it sees a quorum for a leader
@@ -18,12 +18,18 @@ import java.util.Set;
  *                            rather than a SNAP (ZooKeeper's zookeeper.commitLogCount)
  * @param bugs                bug-zoo switches planted (test only; empty in production, see {@link Bug})
  */
-public record ZabConfig(List<Long> voters, int initLimitTicks, int syncLimitTicks, int finalizeWaitMs,
+public record ZabConfig(QuorumSystem quorum, int initLimitTicks, int syncLimitTicks, int finalizeWaitMs,
                         Variant variant, double coinTossProbability, long seed, int committedLogCount,
                         Set<Bug> bugs) {
 
     /** ZooKeeper's default for zookeeper.commitLogCount. */
     public static final int COMMITTED_LOG_COUNT = 500;
+
+    public ZabConfig(List<Long> voters, int initLimitTicks, int syncLimitTicks, int finalizeWaitMs, Variant variant,
+                     double coinTossProbability, long seed, int committedLogCount, Set<Bug> bugs) {
+        this(QuorumSystem.of(voters), initLimitTicks, syncLimitTicks, finalizeWaitMs, variant, coinTossProbability, seed,
+                committedLogCount, bugs);
+    }
 
     public ZabConfig(List<Long> voters, int initLimitTicks, int syncLimitTicks, int finalizeWaitMs, Variant variant,
                      double coinTossProbability, long seed, int committedLogCount) {
@@ -38,10 +44,10 @@ public record ZabConfig(List<Long> voters, int initLimitTicks, int syncLimitTick
     }
 
     public ZabConfig {
-        voters = voters.stream().sorted().distinct().toList();
         bugs = bugs.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(bugs));
-        if (voters.isEmpty()) {
-            throw new IllegalArgumentException("an ensemble needs at least one server");
+        if (!quorum.observers().isEmpty() && variant != Variant.Zab) {
+            // The fast variants count followers' acks among themselves; an observer sends none.
+            throw new IllegalArgumentException("observers run with the classic Zab broadcast only, not " + variant);
         }
         if (initLimitTicks <= 0 || syncLimitTicks <= 0 || finalizeWaitMs < 0) {
             throw new IllegalArgumentException("initLimit and syncLimit must be positive, the finalize wait not"
@@ -58,8 +64,29 @@ public record ZabConfig(List<Long> voters, int initLimitTicks, int syncLimitTick
 
     /** The same settings with these bug-zoo switches on (test only). */
     public ZabConfig withBugs(Set<Bug> planted) {
-        return new ZabConfig(voters, initLimitTicks, syncLimitTicks, finalizeWaitMs, variant, coinTossProbability, seed,
+        return new ZabConfig(quorum, initLimitTicks, syncLimitTicks, finalizeWaitMs, variant, coinTossProbability, seed,
                 committedLogCount, planted);
+    }
+
+    /** The same settings with these observers beside the voters. */
+    public ZabConfig withObservers(List<Long> observers) {
+        return new ZabConfig(new QuorumSystem(quorum.voters(), observers), initLimitTicks, syncLimitTicks,
+                finalizeWaitMs, variant, coinTossProbability, seed, committedLogCount, bugs);
+    }
+
+    /** The voting servers (participants), sorted. */
+    public List<Long> voters() {
+        return quorum.voters();
+    }
+
+    /** The observers, sorted; empty unless configured. */
+    public List<Long> observers() {
+        return quorum.observers();
+    }
+
+    /** Whether id is a server of this ensemble, voter or observer: one whose messages are heard. */
+    public boolean isMember(long id) {
+        return quorum.isMember(id);
     }
 
     /** Whether the bug-zoo switch is on: the one check every hook makes. */
@@ -73,17 +100,11 @@ public record ZabConfig(List<Long> voters, int initLimitTicks, int syncLimitTick
     }
 
     public boolean standaloneFor(long serverId) {
-        return voters.size() == 1 && voters.get(0) == serverId;
+        return quorum.members().size() == 1 && quorum.voters().get(0) == serverId;
     }
 
-    /** More than half of the voters: a quorum of the majority quorum system. */
+    /** More than half of the voters: a quorum of the majority quorum system; observers never count. */
     public boolean isQuorum(java.util.Collection<Long> ids) {
-        int n = 0;
-        for (long id : ids) {
-            if (voters.contains(id)) {
-                n++;
-            }
-        }
-        return 2 * n > voters.size();
+        return quorum.isQuorum(ids);
     }
 }

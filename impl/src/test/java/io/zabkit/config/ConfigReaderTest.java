@@ -145,13 +145,46 @@ class ConfigReaderTest {
         String bad = error(three("zabkit.broadcast=zab"));
         assertTrue(bad.contains("zabkit.broadcast=zab: unknown broadcast variant 'zab'; expected one of Zab, ZabAc,"
                 + " ZabAa, ZabCt, ZabCT"), bad);
-        String observer = error(three("server.4=127.0.0.1:2891:3891:observer"));
-        assertTrue(observer.contains("server.4=127.0.0.1:2891:3891:observer: observers are not supported by zabkit"),
-                observer);
+        String fastObserver = error(three("server.4=127.0.0.1:2891:3891:observer", "zabkit.broadcast=ZabCT"));
+        assertTrue(fastObserver.contains("zabkit.broadcast=ZabCT: observers [4] run with the classic Zab broadcast"
+                + " only"), fastObserver);
         for (String p : List.of("0", "1.5", "-0.1", "NaN", "half")) {
             String coin = error(three("zabkit.coinTossProbability=" + p));
             assertTrue(coin.contains("zabkit.coinTossProbability=" + p + ": "), coin);
         }
+    }
+
+    @Test
+    void observerLinesAndPeerTypeAsZooKeeperReadsThem() throws Exception {
+        Files.createDirectories(dataDir());
+        Files.writeString(dataDir().resolve("myid"), "4");
+        ServerConfig c = read(three("server.4=127.0.0.1:2891:3891:observer", "server.5=127.0.0.1:2892:3892:observer",
+                "peerType=observer"));
+        ZabConfig zab = c.core().zab();
+        assertEquals(List.of(1L, 2L, 3L), zab.voters(), "observers are not voters");
+        assertEquals(List.of(4L, 5L), zab.observers());
+        assertTrue(c.servers().get(4L).observer());
+        assertTrue(zab.isQuorum(List.of(1L, 2L)));
+        assertFalse(zab.isQuorum(List.of(1L, 4L, 5L)), "observers never make a quorum");
+        assertFalse(c.core().standalone());
+        assertTrue(c.warnings().stream().noneMatch(w -> w.contains("peerType")), c.warnings().toString());
+
+        // The server's own line wins over peerType, with a warning, as in ZooKeeper.
+        Files.writeString(dataDir().resolve("myid"), "1");
+        ServerConfig mismatch = read(three("server.4=127.0.0.1:2891:3891:observer", "peerType=observer"));
+        assertEquals(List.of(1L, 2L, 3L), mismatch.core().zab().voters());
+        assertTrue(mismatch.warnings().stream().anyMatch(w -> w.contains("peerType observer does not match this"
+                + " server's line (participant)")), mismatch.warnings().toString());
+        String unknown = error(three("peerType=watcher"));
+        assertTrue(unknown.contains("peerType=watcher: unrecognised peerType 'watcher'"), unknown);
+
+        // Observers without participants: refused, as ZooKeeper refuses them.
+        String none = error(dataDirLine(), "clientPort=2181", "initLimit=5", "syncLimit=2",
+                "server.1=127.0.0.1:2888:3888:observer", "server.2=127.0.0.1:2889:3889:observer");
+        assertTrue(none.contains("observers without participants"), none);
+        String one = error(dataDirLine(), "clientPort=2181", "initLimit=5", "syncLimit=2",
+                "server.1=127.0.0.1:2888:3888", "server.2=127.0.0.1:2889:3889:observer");
+        assertTrue(one.contains("observers [2] need at least 2 participants"), one);
     }
 
     @Test

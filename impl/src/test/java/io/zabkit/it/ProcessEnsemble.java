@@ -10,7 +10,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A 3-server ensemble of one system, each server in its own JVM on loopback with the test classpath:
+ * A 3-server ensemble of one system (and any observers beside it, ids 4 on), each server in its own JVM on loopback with the test classpath:
  * zabkit's {@code ServerMain} (with -ea) or Apache ZooKeeper 3.9.4's {@code QuorumPeerMain}, from the same
  * zoo.cfg lines. Servers start and stop one by one, so a test can take a server's quorum away and give it
  * back. Each server's output goes to server-N.log in the directory.
@@ -27,28 +27,40 @@ final class ProcessEnsemble implements AutoCloseable {
         }
     }
 
+    /** The voting servers, ids 1 to SIZE. */
     static final int SIZE = 3;
     private static final long STOP_WAIT_S = 30;
 
     private final Kind kind;
     private final Path dir;
+    /** Voters and observers. */
+    private final int members;
     private final List<String> jvmFlags;
     private final Map<Integer, Integer> clientPorts = new TreeMap<>();
     private final Map<Integer, Process> running = new TreeMap<>();
 
     /** Writes each server's zoo.cfg and myid; starts none. {@code extraLines} go into every zoo.cfg. */
     ProcessEnsemble(Kind kind, Path dir, List<String> jvmFlags, String... extraLines) throws IOException {
+        this(kind, dir, 0, jvmFlags, extraLines);
+    }
+
+    /**
+     * With {@code observers} observers beside the SIZE voters (ids SIZE + 1 on): their server lines end in
+     * ":observer", and their own zoo.cfg says peerType=observer, as ZooKeeper's observer guide configures them.
+     */
+    ProcessEnsemble(Kind kind, Path dir, int observers, List<String> jvmFlags, String... extraLines) throws IOException {
         this.kind = kind;
         this.dir = dir;
+        this.members = SIZE + observers;
         this.jvmFlags = List.copyOf(jvmFlags);
         List<String> serverLines = new ArrayList<>();
-        for (int id = 1; id <= SIZE; id++) {
+        for (int id = 1; id <= members; id++) {
             int clientPort = Clients.freePort();
             clientPorts.put(id, clientPort);
             serverLines.add("server." + id + "=127.0.0.1:" + Clients.freePort() + ":" + Clients.freePort()
-                    + ";127.0.0.1:" + clientPort);
+                    + (id > SIZE ? ":observer" : "") + ";127.0.0.1:" + clientPort);
         }
-        for (int id = 1; id <= SIZE; id++) {
+        for (int id = 1; id <= members; id++) {
             Path data = dir.resolve("data-" + id);
             Files.createDirectories(data);
             Files.writeString(data.resolve("myid"), id + "\n");
@@ -60,6 +72,7 @@ final class ProcessEnsemble implements AutoCloseable {
                     "forceSync=no",
                     "4lw.commands.whitelist=*",
                     "admin.enableServer=false",
+                    id > SIZE ? "peerType=observer" : "",
                     String.join("\n", extraLines),
                     String.join("\n", serverLines), ""));
         }
@@ -139,7 +152,7 @@ final class ProcessEnsemble implements AutoCloseable {
 
     String logs() throws IOException {
         StringBuilder b = new StringBuilder();
-        for (int id = 1; id <= SIZE; id++) {
+        for (int id = 1; id <= members; id++) {
             if (Files.exists(log(id))) {
                 String text = Files.readString(log(id));
                 b.append("--- server ").append(id).append(" (last 4000 chars)\n")
@@ -155,7 +168,7 @@ final class ProcessEnsemble implements AutoCloseable {
         for (int id : new ArrayList<>(running.keySet())) {
             stop(id);
         }
-        for (int id = 1; id <= SIZE; id++) {
+        for (int id = 1; id <= members; id++) {
             if (kind == Kind.ZABKIT && Files.exists(log(id)) && Files.readString(log(id)).contains("AssertionError")) {
                 throw new AssertionError("a zabkit server assertion failed; logs:\n" + logs());
             }

@@ -60,7 +60,10 @@ class ServerMainTest {
         Files.writeString(dir.resolve("data/myid"), "1");
         String[] three = {"initLimit=5", "syncLimit=2", "server.1=127.0.0.1:2888:3888", "server.2=127.0.0.1:2889:3889",
             "server.3=127.0.0.1:2890:3890"};
-        assertEquals(2, ServerMain.run(config(concat(three, "server.4=127.0.0.1:2891:3891:observer"))));
+        // observers run only with the classic broadcast; an unknown peerType is refused
+        assertEquals(2, ServerMain.run(config(concat(three, "server.4=127.0.0.1:2891:3891:observer",
+                "zabkit.broadcast=ZabAa"))));
+        assertEquals(2, ServerMain.run(config(concat(three, "peerType=watcher"))));
         assertEquals(2, ServerMain.run(config(concat(three, "zabkit.broadcast=Paxos"))));
         assertEquals(2, ServerMain.run(config(concat(three, "server.4=127.0.0.1:2891:3891",
                 "server.5=127.0.0.1:2892:3892", "zabkit.broadcast=ZabAc"))));

@@ -46,6 +46,7 @@ class MessageCodecTest {
         all.add(new Message.Ack(3, 7, false));
         all.add(new Message.UpToDate(1));
         all.add(new Message.Commit(Long.MAX_VALUE));
+        all.add(new Message.Inform(create));
         all.add(new Message.Ping(List.of()));
         all.add(new Message.Ping(List.of(new Message.SessionTouch(Long.MIN_VALUE, 0),
                 new Message.SessionTouch(-1, Integer.MAX_VALUE))));
@@ -125,7 +126,7 @@ class MessageCodecTest {
 
     @Test
     void unknownTypeIsRejected() {
-        for (byte type : new byte[] {0, 17, -1, 127}) {
+        for (byte type : new byte[] {0, 18, -1, 127}) {
             IOException e = assertThrows(IOException.class,
                     () -> MessageCodec.decode(new byte[] {type, 0, 0, 0, 0, 0, 0, 0, 0}, MAX));
             assertTrue(e.getMessage().startsWith("unknown peer message type " + type), e.getMessage());
@@ -136,9 +137,9 @@ class MessageCodecTest {
     void badEnumAndBooleanValuesAreRejected() {
         byte[] notification = MessageCodec.encode(
                 new Message.Notification(1, Message.ServerState.LEADING, 2, 3, 4));
-        notification[9] = 3;
+        notification[9] = 4;
         IOException e = assertThrows(IOException.class, () -> MessageCodec.decode(notification, MAX));
-        assertTrue(e.getMessage().contains("field state is 3"), e.getMessage());
+        assertTrue(e.getMessage().contains("field state is 4"), e.getMessage());
         byte[] proposal = MessageCodec.encode(new Message.Proposal(
                 new Txn(1, 0, 0, 0, OpCode.SET_DATA, new SetDataTxn("/x", new byte[0], 0)), true));
         proposal[proposal.length - 1] = 2;

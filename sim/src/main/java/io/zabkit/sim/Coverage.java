@@ -53,7 +53,11 @@ final class Coverage {
                 + " role", Shape.ELECTION_CHANNEL),
         STRAY_PEER_REFUSED("stray connection on the quorum port refused (claimed id, no server line's address)",
                 Shape.ENSEMBLE),
-        STRAY_PEER_ACCEPTED("stray connection accepted as a member (only with PEER_SOURCE_UNCHECKED)", Shape.SOURCE_UNCHECKED);
+        STRAY_PEER_ACCEPTED("stray connection accepted as a member (only with PEER_SOURCE_UNCHECKED)", Shape.SOURCE_UNCHECKED),
+        OBSERVER_SYNC("an observer synced by DIFF, TRUNC or SNAP", Shape.OBSERVERS),
+        OBSERVER_INFORM("INFORM (a committed transaction) reaches a serving observer", Shape.OBSERVERS),
+        OBSERVER_FORWARD("a client write relayed by an observer reaches the leader", Shape.OBSERVERS),
+        OBSERVER_SYNC_REQUEST("a client sync relayed by an observer reaches the leader", Shape.OBSERVERS);
 
         final String description;
         final Shape shape;
@@ -67,6 +71,8 @@ final class Coverage {
     /** Which runs can reach a branch at all. */
     enum Shape {
         ANY, ENSEMBLE, FAST, CLASSIC, CLASSIC_ENSEMBLE,
+        /** Only with observers beside the voters. */
+        OBSERVERS,
         /** Only with the bug-zoo switch PEER_SOURCE_UNCHECKED planted. */
         SOURCE_UNCHECKED,
         /** Only where notifications travel on connections of their own (--election-channel). */
@@ -80,6 +86,7 @@ final class Coverage {
                 // a fast variant that honours its assumption never crashes with unsynced entries
                 case CLASSIC -> !o.variant().acksFromMemory() || !o.honourFaultAssumption();
                 case CLASSIC_ENSEMBLE -> o.ensemble() && (!o.variant().acksFromMemory() || !o.honourFaultAssumption());
+                case OBSERVERS -> o.observerCount() > 0;
                 case SOURCE_UNCHECKED -> o.ensemble() && o.bugs().contains(io.zabkit.zab.Bug.PEER_SOURCE_UNCHECKED);
                 case ELECTION_CHANNEL -> o.ensemble() && o.electionChannel() != null;
             };

@@ -66,6 +66,9 @@ final class DeliveryChecker {
         checks++;
         List<Integer> loggedBy = new ArrayList<>();
         for (Map.Entry<Integer, Zab> e : lastZab.entrySet()) {
+            if (!voters.contains((long) e.getKey())) {
+                continue; // an observer's log is in no quorum: durability counts only voters
+            }
             if (logsDurably(e.getValue(), lastUnsyncedFrom.get(e.getKey()), zxid)) {
                 loggedBy.add(e.getKey());
             }

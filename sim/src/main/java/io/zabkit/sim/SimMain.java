@@ -35,6 +35,7 @@ public final class SimMain {
         Path historyFile = null;
         long progressEvery = 1000;
         int servers = 1;
+        int observers = 0;
         Variant variant = Variant.Zab;
         boolean breakAssumption = false;
         String shard = null;
@@ -56,6 +57,7 @@ public final class SimMain {
                 case "--history" -> historyFile = Path.of(value(args, ++i, a));
                 case "--progress-every" -> progressEvery = Long.parseLong(value(args, ++i, a));
                 case "--servers" -> servers = Integer.parseInt(value(args, ++i, a));
+                case "--observers" -> observers = Integer.parseInt(value(args, ++i, a));
                 case "--variant" -> variant = Variant.parse(value(args, ++i, a));
                 case "--break-fault-assumption" -> breakAssumption = true;
                 case "--shard" -> shard = value(args, ++i, a);
@@ -78,6 +80,12 @@ public final class SimMain {
         if (seeds < 1 || ticks < 1 || progressEvery < 1 || servers < 1 || servers > 9) {
             usage("--seeds, --ticks and --progress-every must be positive, --servers between 1 and 9");
         }
+        if (observers < 0 || observers > 0 && (servers < 2 || variant != Variant.Zab || servers + observers > 9)) {
+            usage("--observers go beside an ensemble of at least 2 voters with --variant Zab, 9 servers in all");
+        }
+        if (observers > 0 && traceOut != null) {
+            usage("--trace-out validates against spec/Zab.tla, which has no observers");
+        }
         if (variant == Variant.ZabAc && servers != 3) {
             usage("ZabAc is defined for 3 servers only");
         }
@@ -87,8 +95,8 @@ public final class SimMain {
         if (traceOut != null && seeds > 1 && (shard != null || resultFile != null || !traceOut.toString().contains("{seed}"))) {
             usage("--trace-out with --seeds needs {seed} in the path (one trace per seed), and no --shard or --result");
         }
-        Shape shape = new Shape(ticks, disk, servers, variant, breakAssumption, printHashes, faultFree, withoutScenarios,
-                electionChannel, java.util.Set.copyOf(bugs));
+        Shape shape = new Shape(ticks, disk, servers, observers, variant, breakAssumption, printHashes, faultFree,
+                withoutScenarios, electionChannel, java.util.Set.copyOf(bugs));
         SeedPlan plan;
         try {
             plan = shard == null ? SeedPlan.unsharded(seed, seeds) : SeedPlan.parse(seed, seeds, shard);
@@ -105,7 +113,7 @@ public final class SimMain {
     }
 
     /** What every seed of a run shares. */
-    record Shape(int ticks, SimDisk.Mode disk, int servers, Variant variant, boolean breakAssumption,
+    record Shape(int ticks, SimDisk.Mode disk, int servers, int observers, Variant variant, boolean breakAssumption,
                  boolean printHashes, boolean faultFree, boolean withoutScenarios, boolean electionChannel,
                  java.util.Set<Bug> bugs) {
         SimOptions options(long seed) {
@@ -115,6 +123,7 @@ public final class SimMain {
             o = electionChannel && servers > 1 ? o.withElectionChannel() : o;
             o = faultFree ? o.withoutServerFaults() : o;
             o = breakAssumption ? o.breakingTheFaultAssumption() : o;
+            o = observers == 0 ? o : o.withObservers(observers);
             return bugs.isEmpty() ? o : o.withBugs(bugs);
         }
     }
@@ -165,10 +174,12 @@ public final class SimMain {
         PrintStream out = System.out;
         long first = plan.from();
         long count = plan.size();
-        out.printf("simulating seeds %d..%d%s, %d ticks each, disk %s, %d server(s)%s%n", first, first + count - 1,
+        out.printf("simulating seeds %d..%d%s, %d ticks each, disk %s, %d server(s)%s%s%n", first, first + count - 1,
                 plan.shards() > 1 ? " (shard " + plan.shard() + "/" + plan.shards() + " of seeds " + plan.first() + ".."
                         + (plan.first() + plan.count() - 1) + ")" : "",
-                shape.ticks(), shape.disk(), shape.servers(), shape.servers() > 1 ? ", broadcast " + shape.variant() : "");
+                shape.ticks(), shape.disk(), shape.servers(),
+                shape.observers() > 0 ? " + " + shape.observers() + " observer(s)" : "",
+                shape.servers() > 1 ? ", broadcast " + shape.variant() : "");
         ShardReport report = new ShardReport(plan);
         long start = System.nanoTime();
         List<SimResult> failures = new ArrayList<>();
@@ -231,7 +242,7 @@ public final class SimMain {
     private static void usage(String problem) {
         System.err.println("sim: " + problem);
         System.err.println("usage: SimMain [--seed N] [--seeds COUNT] [--ticks T] [--disk honest|lying-sync] "
-                + "[--trace] [--history FILE.edn] [--progress-every K] [--servers N] [--variant Zab|ZabAc|ZabAa|ZabCt|ZabCT] "
+                + "[--trace] [--history FILE.edn] [--progress-every K] [--servers N] [--observers M] [--variant Zab|ZabAc|ZabAa|ZabCt|ZabCT] "
                 + "[--break-fault-assumption] [--bug NAME[,NAME]] [--hashes] [--shard i/N] [--result FILE.json] "
                 + "[--trace-out FILE.jsonl (with --seeds: a path with {seed})] [--fault-free] [--without-scenarios] [--election-channel]");
         System.exit(2);

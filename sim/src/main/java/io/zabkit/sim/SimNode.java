@@ -288,6 +288,7 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
         }
         if (coverage != null) {
             countBranch(m);
+            countObserverBranch(from, m);
         }
         if (m instanceof Message.Trunc) {
             truncTick = clock.tick();
@@ -336,6 +337,24 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
             coverage.hit(Coverage.Branch.SYNC_REPLY_AHEAD_OF_FOLLOWER);
         } else if (m instanceof Message.Proposal p && z.isServingFollower() && options.variant().acksFromMemory()) {
             coverage.hit(p.fast() ? Coverage.Branch.FAST_PROPOSAL : Coverage.Branch.FAST_FALLBACK);
+        }
+    }
+
+    /** Which observer branch the message takes: to an observer, or from one to the leader. */
+    private void countObserverBranch(long from, Message m) {
+        io.zabkit.zab.Zab z = core.zab();
+        if (z.isObserver()) {
+            if (m instanceof Message.Diff || m instanceof Message.Trunc || m instanceof Message.Snap) {
+                coverage.hit(Coverage.Branch.OBSERVER_SYNC);
+            } else if (m instanceof Message.Inform && z.isServingObserver()) {
+                coverage.hit(Coverage.Branch.OBSERVER_INFORM);
+            }
+        } else if (z.isServingLeader() && z.config().quorum().isObserver(from)) {
+            if (m instanceof Message.Forward) {
+                coverage.hit(Coverage.Branch.OBSERVER_FORWARD);
+            } else if (m instanceof Message.SyncRequest) {
+                coverage.hit(Coverage.Branch.OBSERVER_SYNC_REQUEST);
+            }
         }
     }
 

@@ -58,6 +58,7 @@ record SimOptions(
         boolean slowDisk,
         double snapCutProbability,
         SimElectionChannel.Options electionChannel,
+        int observerCount,
         Set<Bug> bugs) {
 
     static final int TICK_TIME_MS = 100;
@@ -236,6 +237,22 @@ record SimOptions(
         return b.build();
     }
 
+    /**
+     * The same run with {@code observers} observers beside the {@code serverCount} voters (the last ids); no
+     * draw changes, so a seed's faults and workload are the ones it has without them.
+     */
+    SimOptions withObservers(int observers) {
+        assert observers >= 0 && (observers == 0 || ensemble()) : "observers beside one standalone server";
+        Builder b = toBuilder();
+        b.observerCount = observers;
+        return b.build();
+    }
+
+    /** Voters and observers: every simulated server. */
+    int memberCount() {
+        return serverCount + observerCount;
+    }
+
     /** The same run with these bug-zoo switches planted in every server (nothing else changed). */
     SimOptions withBugs(Set<Bug> planted) {
         Builder b = toBuilder();
@@ -296,6 +313,7 @@ record SimOptions(
         double snapCutProbability;
         /** Null: notifications share the quorum links (zabkit's own runtime); else {@link #withElectionChannel}. */
         SimElectionChannel.Options electionChannel;
+        int observerCount;
         Set<Bug> bugs = Set.of();
 
         Builder(long seed, int ticksMax, SimDisk.Mode diskMode) {
@@ -314,7 +332,7 @@ record SimOptions(
                     partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant, committedLogCount,
                     honourFaultAssumption, powerLossProbability, discoveryCrashProbability, clientMoveProbability,
                     windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, abandonProbability,
-                    snapRejoinProbability, slowDisk, snapCutProbability, electionChannel, bugs);
+                    snapRejoinProbability, slowDisk, snapCutProbability, electionChannel, observerCount, bugs);
         }
     }
 
@@ -368,6 +386,7 @@ record SimOptions(
             b.slowDisk = slowDisk;
             b.snapCutProbability = snapCutProbability;
             b.electionChannel = electionChannel;
+            b.observerCount = observerCount;
             b.bugs = bugs;
         return b;
     }
@@ -395,7 +414,8 @@ record SimOptions(
                 committedLogCount, honourFaultAssumption, powerLossProbability, discoveryCrashProbability,
                 clientMoveProbability, windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability,
                 abandonProbability, snapRejoinProbability, slowDisk, snapCutProbability)
-                + (electionChannel == null ? "" : " " + electionChannel) + (bugs.isEmpty() ? "" : " bugs=" + bugs);
+                + (electionChannel == null ? "" : " " + electionChannel)
+                + (observerCount == 0 ? "" : " observers=" + observerCount) + (bugs.isEmpty() ? "" : " bugs=" + bugs);
     }
 
     /** The simulator flags that re-create these options beyond the seed's draws ("" for none). */
@@ -409,6 +429,9 @@ record SimOptions(
         }
         if (electionChannel != null) {
             s.append(" --election-channel");
+        }
+        if (observerCount > 0) {
+            s.append(" --observers ").append(observerCount);
         }
         for (Bug b : new java.util.TreeSet<>(bugs)) {
             s.append(" --bug ").append(b.name());

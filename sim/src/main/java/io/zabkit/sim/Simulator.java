@@ -144,7 +144,7 @@ public final class Simulator {
         this.ensemble = new EnsembleChecker(durability, ephemerals);
         this.elections = new ElectionChecker(Math.max(options.peerDelayTicksMax(), options.electionChannel() == null ? 0
                 : options.electionChannel().writtenTicksMax()) + 1L);
-        int[] servers = new int[options.serverCount()];
+        int[] servers = new int[options.memberCount()];
         if (options.ensemble()) {
             this.peers = new SimPeerNetwork(clock, root.fork(), options.peerNetwork(), trace);
             if (options.electionChannel() != null) {
@@ -153,12 +153,13 @@ public final class Simulator {
                         .observer(this::electionDelivered);
             }
             List<Long> voters = new ArrayList<>();
+            List<Long> observers = new ArrayList<>();
             for (int i = 0; i < servers.length; i++) {
-                voters.add((long) (SERVER + i));
+                (i < options.serverCount() ? voters : observers).add((long) (SERVER + i)); // observers: the last ids
             }
             this.delivery = options.variant().acksFromMemory() ? null : new DeliveryChecker(voters);
             ZabConfig zab = new ZabConfig(voters, 20, 10, 50, options.variant(), 0.5, options.seed(),
-                    options.committedLogCount()).withBugs(options.bugs());
+                    options.committedLogCount()).withObservers(observers).withBugs(options.bugs());
             for (int i = 0; i < servers.length; i++) {
                 servers[i] = SERVER + i;
                 CoreConfig c = new CoreConfig(servers[i], config.tickTimeMs(), config.minSessionTimeoutMs(),
@@ -370,6 +371,7 @@ public final class Simulator {
                 }
                 elections.observe(n.address(), zab.state(), zab.leader(), zab.currentEpoch(), zab.lastLoggedZxid(),
                         zab.voteLeader(), zab.voteEpoch(), zab.voteZxid());
+                checkObserverRole(n.address(), zab);
             } else {
                 servingLeaderAddresses.remove(n.address());
                 elections.down(n.address());
@@ -883,6 +885,25 @@ public final class Simulator {
             if (onFollower) {
                 coverage.hit(Coverage.Branch.SESSION_ABANDONED_ON_FOLLOWER);
             }
+        }
+    }
+
+    /**
+     * ObserverNeverVotes: an observer only ever looks or observes (never leads or follows), and whom it
+     * observes is a voter; a voter never observes.
+     */
+    private static void checkObserverRole(int address, io.zabkit.zab.Zab zab) {
+        io.zabkit.zab.Message.ServerState state = zab.state();
+        boolean observer = zab.config().quorum().isObserver(address);
+        boolean allowed = observer
+                ? state == io.zabkit.zab.Message.ServerState.LOOKING || state == io.zabkit.zab.Message.ServerState.OBSERVING
+                : state != io.zabkit.zab.Message.ServerState.OBSERVING;
+        if (!allowed) {
+            throw new Violation("ObserverNeverVotes", (observer ? "observer " : "voter ") + address + " is " + state);
+        }
+        if (state == io.zabkit.zab.Message.ServerState.OBSERVING && !zab.config().quorum().isVoter(zab.leader())) {
+            throw new Violation("ObserverNeverVotes", "observer " + address + " observes " + zab.leader()
+                    + ", which is not a voter");
         }
     }
 
