@@ -14,32 +14,34 @@ MCVersions == {0, 1}
 \* Servers and sessions are interchangeable.
 ZkSymmetry == Permutations(Server) \cup Permutations(Session)
 
-(* An ensemble that has just established epoch 1 with leader L and every  *)
-(* other server in BROADCAST, with empty logs: the state Zab.tla reaches   *)
-(* after ElectLeader and discovery/synchronization with all servers. The   *)
+(* EstablishedWith(Q): an ensemble whose servers Q (L among them) have     *)
+(* just established epoch 1 with leader L, the others LOOKING and never    *)
+(* part of it, with empty logs: the state Zab.tla reaches after            *)
+(* ElectLeader(L, Q) and discovery/synchronization with Q.                 *)
+(* EstablishedInit has every server in BROADCAST. The                      *)
 (* service models start here so that TLC spends its budget on client       *)
 (* operations and on the faults and elections that follow; MCZab*.cfg      *)
 (* check elections from scratch.                                           *)
 L == CHOOSE l \in Server : TRUE
-EstablishedInit ==
-    /\ state = [i \in Server |-> IF i = L THEN LEADING ELSE FOLLOWING]
-    /\ zabState = [i \in Server |-> BROADCAST]
-    /\ acceptedEpoch = [i \in Server |-> 1]
-    /\ currentEpoch = [i \in Server |-> 1]
+EstablishedWith(Q) ==
+    /\ state = [i \in Server |-> IF i = L THEN LEADING ELSE IF i \in Q THEN FOLLOWING ELSE LOOKING]
+    /\ zabState = [i \in Server |-> IF i \in Q THEN BROADCAST ELSE ELECTION]
+    /\ acceptedEpoch = [i \in Server |-> IF i \in Q THEN 1 ELSE 0]
+    /\ currentEpoch = [i \in Server |-> IF i \in Q THEN 1 ELSE 0]
     /\ history = [i \in Server |-> <<>>]
     /\ durable = [i \in Server |-> 0]
     /\ lastCommitted = [i \in Server |-> 0]
     /\ up = [i \in Server |-> TRUE]
-    /\ leaderOf = [i \in Server |-> L]
+    /\ leaderOf = [i \in Server |-> IF i \in Q THEN L ELSE NoServer]
     /\ snapInMemory = [i \in Server |-> "none"]
     /\ leaderEpoch = [i \in Server |-> IF i = L THEN 1 ELSE 0]
     /\ infoMaxEpoch = [i \in Server |-> 0]
-    /\ learners = [i \in Server |-> IF i = L THEN Server \ {L} ELSE {}]
+    /\ learners = [i \in Server |-> IF i = L THEN Q \ {L} ELSE {}]
     /\ ackepochRecv = [i \in Server |-> IF i = L
-                                        THEN {[sid |-> j, zxid |-> <<0, 0>>, fresh |-> TRUE] : j \in Server \ {L}}
+                                        THEN {[sid |-> j, zxid |-> <<0, 0>>, fresh |-> TRUE] : j \in Q \ {L}}
                                         ELSE {}]
-    /\ forwarding = [i \in Server |-> IF i = L THEN Server \ {L} ELSE {}]
-    /\ ackldRecv = [i \in Server |-> IF i = L THEN Server \ {L} ELSE {}]
+    /\ forwarding = [i \in Server |-> IF i = L THEN Q \ {L} ELSE {}]
+    /\ ackldRecv = [i \in Server |-> IF i = L THEN Q \ {L} ELSE {}]
     /\ ackIndex = [i \in Server |-> [j \in Server |-> 0]]
     /\ suspects = [i \in Server |-> {}]
     /\ zabAckers = [i \in Server |-> {}]
@@ -65,6 +67,7 @@ EstablishedInit ==
     /\ completed = {}
     /\ ops = 0
     /\ disconnects = 0
+EstablishedInit == EstablishedWith(Server)
 
 ZkSpecEstablished == EstablishedInit /\ [][ZkNext]_allVars
 
@@ -155,6 +158,63 @@ Shape2355 ==
     /\ \A p \in partitioned : p = {L, F2}
     /\ partitions > 0 => \E k \in 1..Len(history[L]) : history[L][k].value.op = "closeSession"
     /\ partitions > 0 => Len(applied[F2]) >= 2
+
+
+(* The Zab bug switches under the service (MCZooKeeper_Bug<NNNN>): each   *)
+(* shape narrows the search to the shape of the loss its Zab model found,   *)
+(* with a client write in place of the protocol's value, so that breadth-  *)
+(* first search reaches the client-visible violation. Every trace found     *)
+(* under a shape is a trace of ZkSpec from EstablishedInit.                 *)
+
+(* ZOOKEEPER-3911 and -4646 (MCZooKeeper_Bug3911, _Bug4646): the session   *)
+(* uses L only and sends only writes; L leads epoch 1 only, F2 never leads; *)
+(* only links to L break; only F2 crashes. The loss the shape leaves room  *)
+(* for: L proposes the session's write t while F1 is cut off, F2 rejoins L *)
+(* and acks NEWLEADER with t not on its disk, L commits t on that ack and   *)
+(* answers the client, F2 crashes, and F1 and F2 elect a leader without t. *)
+\* F2 has not joined epoch 1 (L and F1 established it): it syncs with L later, by a DIFF.
+ZkSpecF2Late == EstablishedWith(Server \ {F2}) /\ [][ZkNext]_allVars
+LateSyncShape ==
+    /\ sessServer[Writer] \in {NoServer, L}
+    /\ \A k \in 1..Len(outstanding[Writer]) : outstanding[Writer][k].op \in {"createSession", "setData"}
+    /\ state[L] = LEADING => zabState[L] = BROADCAST
+    /\ state[F2] /= LEADING
+    /\ \A p \in partitioned : p = {L, F1}
+    /\ \A i \in Server : ~up[i] => i = F2
+    /\ state[F2] /= LOOKING => partitions > 0
+    /\ crashes > 0 => completed /= {}
+
+(* ZOOKEEPER-4643 (MCZooKeeper_Bug4643): the session uses L only and sends *)
+(* only writes; F2 logs at most the session's createSession in epoch 1;     *)
+(* L leads epoch 1 only, F1 epoch 2 only, F2 epoch 3 only; no link breaks;  *)
+(* the first crash follows a completed write, F2 crashes only in epoch 2,   *)
+(* F1 never. The loss the shape leaves room for: L and F1 commit the write, *)
+(* L crashes, F1 leads epoch 2 and syncs F2, which writes currentEpoch 2   *)
+(* before its log; F2 crashes, F1 steps down, and F2 (newer epoch, shorter *)
+(* log) is elected by F2 and L for epoch 3 and TRUNCs the write from L.    *)
+EpochFirstShape ==
+    /\ sessServer[Writer] \in {NoServer, L}
+    /\ \A k \in 1..Len(outstanding[Writer]) : outstanding[Writer][k].op \in {"createSession", "setData"}
+    /\ acceptedEpoch[F2] = 1 => Len(history[F2]) <= 1
+    /\ state[L] = LEADING => zabState[L] = BROADCAST
+    /\ state[F1] = LEADING => acceptedEpoch[F1] <= 2
+    /\ state[F2] = LEADING => acceptedEpoch[F2] >= 2
+    /\ crashes > 0 => completed /= {}
+    /\ ~up[F2] => currentEpoch[F2] = 2
+    /\ up[F1]
+
+(* ZOOKEEPER-4712 (MCZooKeeper_Bug4712), from ZkSpecF2Late: the session    *)
+(* uses L only and sends only writes; L leads epoch 1 only and, once       *)
+(* crashed, stays down (LostWriteSteps); F2 never leads; no link breaks.   *)
+(* The shape leaves room for: F2 joins L late and hands the DIFF's log     *)
+(* write to its SyncThread, L crashes with the write still queued, F1      *)
+(* leads epoch 2 and re-syncs F2, and the queued write lands on F2's log   *)
+(* behind the entries it re-synced.                                         *)
+ZombieWriteShape ==
+    /\ sessServer[Writer] \in {NoServer, L}
+    /\ \A k \in 1..Len(outstanding[Writer]) : outstanding[Writer][k].op \in {"createSession", "setData"}
+    /\ state[L] = LEADING => zabState[L] = BROADCAST
+    /\ state[F2] /= LEADING
 
 \* Servers alone are interchangeable (for models that tell sessions apart).
 ServerSymmetry == Permutations(Server)

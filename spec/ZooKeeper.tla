@@ -27,8 +27,8 @@ CONSTANTS
     LeaderLeaseTiming, \* the timing assumption of "leader" sync: a leader that lost its quorum
                     \*   steps down before its followers abandon it and elect another leader
     Bug2845,        \* ZOOKEEPER-2845: a server keeps its data tree across an election
-    BugUnsyncedAck  \* a follower's acknowledged log entries were not on disk (ack before fsync,
-                    \*   the class of ZOOKEEPER-3911/4646/4712): a crash then loses a committed write
+    BugUnsyncedAck  \* a follower's acknowledged log entries were not on disk (ack before fsync in
+                    \*   broadcast, as with forceSync=no): a crash then loses a committed write
 
 ASSUME Bug2845 \in BOOLEAN /\ BugUnsyncedAck \in BOOLEAN /\ LeaderLeaseTiming \in BOOLEAN
 ASSUME SyncMode \in {"leader", "nullTxn"}
@@ -520,10 +520,13 @@ ZkFollowerFailsInDIFF ==
                        proposed, leaders, applied, watches, sessionVars, zkGhostVars>>
 
 (* BugUnsyncedAck: some of follower i's log entries, acknowledged to the  *)
-(* leader, turn out not to be on disk (a follower that ACKs before its     *)
-(* log write is synced: ZOOKEEPER-3911, 4646, 4712 are of this class). A   *)
-(* later NodeCrash of i loses them, and with them, possibly, a write the   *)
-(* leader committed and a client saw complete.                             *)
+(* leader, turn out not to be on disk (a follower that ACKs a PROPOSAL     *)
+(* before its log write is synced, as forceSync=no does; Zab.tla logs a    *)
+(* broadcast PROPOSAL in the step that receives it, so no Zab switch       *)
+(* opens this window; 3911, 4646 and 4712 are the synchronization-phase    *)
+(* members of the class, switches of their own). A later NodeCrash of i    *)
+(* loses them, and with them, possibly, a write the leader committed and a *)
+(* client saw complete.                                                    *)
 ZkUnsyncedAck ==
     \E i \in Server :
         /\ BugUnsyncedAck
