@@ -166,6 +166,14 @@ final class ListingInference {
     }
     List<String> paths = new ArrayList<>(facts.keySet());
     paths.sort(null); // the order of placements must not depend on hashing
+    for (String path : paths) {
+      // a sequential name did not exist before its parent's counter reached its number: absent at the known create
+      // numbered just below it (a node created and deleted between two listings is seen by its delete alone)
+      String prefix = InfoWrites.sequencePrefix(path);
+      TreeMap<Long, Long> known = prefix == null ? null : numbers.get(ModelTree.parent(path));
+      Map.Entry<Long, Long> below = known == null ? null : known.lowerEntry(ModelTree.sequenceOf(path, prefix));
+      if (below != null) facts.get(path).add(below.getValue(), 0, false);
+    }
     for (String path : paths) facts(path, facts.get(path), changes, ephemeralOwner, info, taken, given, floor);
     // slots by earliest deadline first: for unit jobs with release times and deadlines, giving each in turn (by
     // interval end) the lowest free slot of its interval places them all whenever any assignment can

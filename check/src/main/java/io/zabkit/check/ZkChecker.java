@@ -115,6 +115,12 @@ public final class ZkChecker {
     List<Call> consumed = new ArrayList<>();
     for (Call c : proposal.indeterminate) {
       Object at = proposal.placements.get(c.key());
+      if (proposal.nearestFirst && at instanceof Long z && binaryHas(proposal.knownZxids, z)) {
+        // a rule ended a session at the zxid of the known write that needed it (a create finding the node there):
+        // the end took effect below that write, like a consumed operation
+        c.consumedAt = z;
+        at = null;
+      }
       out.put(c.key(), at instanceof Long z ? z : InfoWrites.FORCED_ABSENT);
       if (at instanceof Long z) used.add(z);
       else if (c.consumedAt > 0) consumed.add(c);
@@ -237,6 +243,8 @@ public final class ZkChecker {
     List<Call> unplaceable = List.of();
     /** Set by {@link #attempt}: the replayed tree (the repair reads a parent's counter from it). */
     ModelTree tree;
+    /** Set by {@link #attempt}: which rules placed the undecided operations (see {@link InfoWrites#resolve}). */
+    boolean nearestFirst;
 
     Attempt(Map<Long, Long> forced, Findings findings, long ops, long[] knownZxids, List<Call> placeable, WriteIndex completed,
         Map<Long, Object> placements, Map<Long, java.util.Set<String>> ephemeralsBySession) {
@@ -338,6 +346,7 @@ public final class ZkChecker {
     Attempt out = new Attempt(forced, findings, ops, known, info.placeable(), completed, info.placements(), ephemerals);
     out.indeterminate = indeterminate;
     out.unplaceable = unplaceable;
+    out.nearestFirst = nearestFirst;
     out.tree = tree;
     return out;
   }
