@@ -239,26 +239,28 @@ final class ListingInference {
       Call end = owner == null ? null : info.unknownEndOf(owner.getValue());
       if (end != null) candidates.add(end);
     }
+    // the parent's counter names sequential children in zxid order: a sequential create of this name took effect
+    // between the known creates numbered around it
+    long seqLo = a.zxid, seqHi = b.zxid;
+    String prefix = created ? InfoWrites.sequencePrefix(path) : null;
+    TreeMap<Long, Long> known = prefix == null ? null : numbers.get(parent);
+    if (known != null) {
+      long number = ModelTree.sequenceOf(path, prefix);
+      Map.Entry<Long, Long> below = known.lowerEntry(number), above = known.higherEntry(number);
+      if (below != null) seqLo = Math.max(seqLo, below.getValue());
+      if (above != null) seqHi = Math.min(seqHi, above.getValue() - 1);
+    }
     for (Call c : candidates) {
       if (c.resolvedZxid >= 0 || c.infoConsumed || c.forced || c.forcedAbsent || c.invokeTime > b.completeTime) continue;
       long f = floor.at(c.invokeTime);
-      if (f >= b.zxid) continue;
+      if (f >= (c.sequential() ? seqHi : b.zxid)) continue; // it was invoked after its slot's last zxid committed
       if (f > bestFloor) {
         best = c;
         bestFloor = f;
       }
     }
     if (best == null) return;
-    long lo = Math.max(a.zxid, bestFloor), hi = b.zxid;
-    String prefix = created && best.sequential() ? InfoWrites.sequencePrefix(path) : null;
-    TreeMap<Long, Long> known = prefix == null ? null : numbers.get(parent);
-    if (known != null) {
-      // the parent's counter names sequential children in zxid order: between the known creates numbered around it
-      long number = ModelTree.sequenceOf(path, prefix);
-      Map.Entry<Long, Long> below = known.lowerEntry(number), above = known.higherEntry(number);
-      if (below != null) lo = Math.max(lo, below.getValue());
-      if (above != null) hi = Math.min(hi, above.getValue() - 1);
-    }
+    long lo = Math.max(best.sequential() ? seqLo : a.zxid, bestFloor), hi = best.sequential() ? seqHi : b.zxid;
     Request r = requests.get(best);
     if (r == null) {
       requests.put(best, new Request(best, lo, hi, created && best.sequential() ? path : null, requests.size()));
