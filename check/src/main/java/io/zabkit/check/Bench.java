@@ -27,7 +27,9 @@ final class Bench {
       com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
       long cpu0 = os.getProcessCpuTime();
       long c0 = System.nanoTime();
-      Result r = new ZkChecker().withProgress(m -> System.err.println("bench: " + m)).check(History.file(file));
+      // each phase's line with the wall seconds since the check began, so the figures say where the time goes
+      Result r = new ZkChecker().withProgress(m -> System.err.printf("bench: [%.1f s] %s%n", (System.nanoTime() - c0) / 1e9, m))
+          .check(History.file(file));
       long c1 = System.nanoTime();
       long cpu = os.getProcessCpuTime() - cpu0;
       long peak = 0;

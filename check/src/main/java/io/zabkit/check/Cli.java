@@ -109,11 +109,13 @@ public final class Cli implements Callable<Integer> {
     @Option(names = "--sessions", defaultValue = "10") int sessions;
     @Option(names = "--info-probability", defaultValue = "0.01") double infoProbability;
     @Option(names = "--expiry-probability", defaultValue = "0.0005") double expiryProbability;
+    @Option(names = "--truth", paramLabel = "FILE", description = "also write the ground truth of each :info write: its invocation's :index and the zxid it took effect at (-1: never), one pair a line")
+    Path truth;
 
     @Override
     public Integer call() {
       ReferenceModel.Options o = new ReferenceModel.Options(seed, ops, sessions, 3, infoProbability, expiryProbability);
-      long n = writeHistory(out, o);
+      long n = writeHistory(out, o, truth);
       System.out.printf("wrote %d operations (seed %d, %d invocations, %d sessions) to %s%n", n, o.seed(), o.operations(), o.sessions(), out);
       return 0;
     }
@@ -157,8 +159,13 @@ public final class Cli implements Callable<Integer> {
   }
 
   static long writeHistory(Path file, ReferenceModel.Options o) {
+    return writeHistory(file, o, null);
+  }
+
+  static long writeHistory(Path file, ReferenceModel.Options o, Path truthFile) {
     try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
       long[] n = {0};
+      StringBuilder truth = new StringBuilder();
       ReferenceModel.generate(o, op -> {
         try {
           w.write(op.toEdnLine());
@@ -167,7 +174,8 @@ public final class Cli implements Callable<Integer> {
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
-      });
+      }, (index, zxid) -> truth.append(index).append(' ').append(zxid).append('\n'));
+      if (truthFile != null) Files.writeString(truthFile, truth);
       return n[0];
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file, e);

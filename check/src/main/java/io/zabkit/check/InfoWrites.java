@@ -27,6 +27,22 @@ final class InfoWrites {
   /** Invoked paths of ok sequential creates whose reply named a prefix under that path (the path was the parent). */
   private final java.util.Set<String> parentNamingInvocations = new java.util.HashSet<>();
   private int count;
+  /**
+   * Which rules pick candidates: false, the first fit in invocation order (one observation per zxid); true, the
+   * candidate that fits every observation of the zxid and was invoked nearest before it (see {@link #resolve}).
+   */
+  private final boolean nearestFirst;
+
+  InfoWrites() {
+    this(false);
+  }
+
+  InfoWrites(boolean nearestFirst) {
+    this.nearestFirst = nearestFirst;
+  }
+
+  /** The floor of an invocation time (see {@link ZkChecker.Floor}): the rules prefer the candidate invoked nearest. */
+  private java.util.function.LongUnaryOperator floorAt = t -> 0;
   /** The zxid of the write being replayed: where a rule that consumes an :info write needed it (a hint for the search). */
   long replayZxid = -1;
   /** Every indeterminate write and session end without a zxid, in history order, for the :placements map. */
@@ -150,6 +166,48 @@ final class InfoWrites {
     implicitEnds.add(end);
   }
 
+  /** The non-multi :info creates that would make {@code path}: of the path itself, or sequential ones of its prefix. */
+  List<Call> createsOf(String path) {
+    List<Call> out = new ArrayList<>();
+    for (Call c : byPath.getOrDefault(path, List.of())) if (c.kind == Call.Kind.CREATE && c.multi == null && !c.sequential()) out.add(c);
+    String prefix = sequencePrefix(path);
+    if (prefix != null) for (Call c : byPath.getOrDefault(prefix, List.of())) if (c.kind == Call.Kind.CREATE && c.multi == null && c.sequential()) out.add(c);
+    return out;
+  }
+
+  /** The non-multi :info deletes of {@code path}. */
+  List<Call> deletesOf(String path) {
+    List<Call> out = new ArrayList<>();
+    for (Call c : byPath.getOrDefault(path, List.of())) if (c.kind == Call.Kind.DELETE && c.multi == null) out.add(c);
+    return out;
+  }
+
+  /** The end of {@code session} the history reports without a zxid, or null. */
+  Call unknownEndOf(long session) {
+    Call end = unknownSessionEnds.get(session);
+    return end != null && end.zxid == null ? end : null;
+  }
+
+  /** True when an :info create or delete of {@code path} is already placed in (lo, hi]. */
+  boolean placedChangeOf(String path, long lo, long hi) {
+    List<Call> all = new ArrayList<>(byPath.getOrDefault(path, List.of()));
+    String prefix = sequencePrefix(path);
+    if (prefix != null) for (Call c : byPath.getOrDefault(prefix, List.of())) if (path.equals(c.namedPath)) all.add(c);
+    for (Call c : all) {
+      long z = c.multi == null ? c.resolvedZxid : c.multi.resolvedZxid;
+      if ((c.kind == Call.Kind.CREATE || c.kind == Call.Kind.DELETE) && z > lo && z <= hi) return true;
+    }
+    return false;
+  }
+
+  /** Puts an indeterminate operation at zxid {@code z} (a sequential create naming {@code named}, or null). */
+  void placeAt(Call c, long z, String named) {
+    assert c.multi == null && c.resolvedZxid < 0 : "placed once, and never a multi's sub-op";
+    c.resolvedZxid = z;
+    c.namedPath = named;
+    if (isSessionEnd(c)) forcedEnds.add(c);
+  }
+
   /** Session ends the search put at a slot: replayed in zxid order with the writes. */
   void forEachForcedEnd(java.util.function.Consumer<Call> sink) {
     forcedEnds.forEach(sink);
@@ -196,15 +254,24 @@ final class InfoWrites {
   }
 
   /** Places :info writes at the zxids that reads or watch events observed but no known write explains. */
-  void resolve(Map<Long, Observation> observed, java.util.function.LongPredicate knownZxid) {
-    resolve(observed, knownZxid, Map.of());
+  void resolve(Map<Long, List<Observation>> observed, java.util.function.LongPredicate knownZxid) {
+    resolve(observed, knownZxid, Map.of(), t -> 0);
   }
 
   /**
    * As {@link #resolve(Map, java.util.function.LongPredicate)}, after first putting the writes the placement search
-   * chose ({@code forced}: invocation :index to zxid) at their slots.
+   * chose ({@code forced}: invocation :index to zxid) at their slots. {@code floorAt} gives, for an invocation time,
+   * the largest zxid an operation completed before it had shown: an operation invoked then takes effect above it.
+   *
+   * <p>Zxids are taken in increasing order, and each gets the candidate that fits every observation of it (a children
+   * event and a node-created event at one zxid name one create; a listing whose parent's pzxid is the zxid says which
+   * child changed there: a create of a listed child or a delete of an unlisted one), among those the one invoked
+   * nearest before it (the largest floor below the zxid; an :info write mostly takes effect soon after its
+   * invocation). Only a proposal: the exact replay judges it.
    */
-  void resolve(Map<Long, Observation> observed, java.util.function.LongPredicate knownZxid, Map<Long, Long> forced) {
+  void resolve(Map<Long, List<Observation>> observed, java.util.function.LongPredicate knownZxid, Map<Long, Long> forced,
+      java.util.function.LongUnaryOperator floorAt) {
+    this.floorAt = floorAt;
     settle();
     for (Call c : forced.isEmpty() ? List.<Call>of() : placeable()) {
       Long z = forced.get(c.key());
@@ -221,10 +288,65 @@ final class InfoWrites {
       if (isSessionEnd(c)) forcedEnds.add(c);
     }
     if (count == 0) return;
-    for (Map.Entry<Long, Observation> e : observed.entrySet()) {
+    if (!nearestFirst) {
+      firstFit(observed, knownZxid);
+      return;
+    }
+    long[] zs = new long[observed.size()];
+    int n = 0;
+    for (long z : observed.keySet()) zs[n++] = z;
+    java.util.Arrays.sort(zs);
+    for (long z : zs) {
+      if (knownZxid.test(z)) continue;
+      List<Observation> os = observed.get(z);
+      long before = Long.MAX_VALUE;
+      for (Observation o : os) before = Math.min(before, o.completeTime);
+      Call best = null;
+      String bestNamed = null;
+      int bestScore = 0;
+      long bestFloor = Long.MIN_VALUE;
+      for (Observation o : os) {
+        boolean children = CHILD_CHANGE.equals(o.event);
+        String prefix = children || !(o.creation || "node-created".equals(o.event)) ? null : sequencePrefix(o.path);
+        for (List<Call> list : java.util.Arrays.asList(children ? byParent.get(o.path) : byPath.get(o.path), prefix == null ? null : byPath.get(prefix))) {
+          if (list == null) continue;
+          for (Call c : list) {
+            if (c.resolvedZxid >= 0 || c.infoConsumed || c.forcedAbsent || c.invokeTime > before) continue;
+            long floor = floorAt.applyAsLong(c.invokeTime);
+            if (floor >= z) continue; // it was invoked after zxid z was already committed
+            int score = 0;
+            String named = null;
+            for (Observation each : os) {
+              String nm = accepts(c, each);
+              if (nm == null) continue;
+              score++;
+              if (!nm.isEmpty()) named = nm;
+            }
+            if (score > bestScore || (score == bestScore && score > 0 && floor > bestFloor)) {
+              best = c;
+              bestScore = score;
+              bestFloor = floor;
+              bestNamed = named;
+            }
+          }
+        }
+      }
+      if (best == null) continue;
+      best.resolvedZxid = z;
+      best.namedPath = bestNamed;
+      if (best.multi != null) {
+        best.multi.resolvedZxid = z;
+        for (Call sibling : best.multi.subs) sibling.resolvedZxid = z;
+      }
+    }
+  }
+
+  /** The first-fit rules: per zxid its first observation, the first candidate in invocation order that fits it. */
+  private void firstFit(Map<Long, List<Observation>> observed, java.util.function.LongPredicate knownZxid) {
+    for (Map.Entry<Long, List<Observation>> e : observed.entrySet()) {
       long z = e.getKey();
       if (knownZxid.test(z)) continue;
-      Observation o = e.getValue();
+      Observation o = e.getValue().get(0);
       boolean children = CHILD_CHANGE.equals(o.event);
       if (place(children ? byParent.get(o.path) : byPath.get(o.path), o, z, children, null)) continue;
       // a sequential create is indexed by the prefix it was invoked with: a creation that names prefix + number
@@ -251,6 +373,40 @@ final class InfoWrites {
     return false;
   }
 
+  /**
+   * Whether an :info write (or, for a multi's sub-op, one of its write sub-ops) could have made the change an
+   * observation saw: null when not; the sequential name it would have created when the observation names one; else
+   * the empty string.
+   */
+  private static String accepts(Call c, Observation o) {
+    for (Call part : c.multi != null ? c.multi.subs : List.of(c)) {
+      if (part.kind == Call.Kind.CHECK || part.path == null) continue;
+      String nm = acceptsPart(part, o);
+      if (nm != null) return nm;
+    }
+    return null;
+  }
+
+  private static String acceptsPart(Call c, Observation o) {
+    boolean seqCreate = c.kind == Call.Kind.CREATE && c.sequential();
+    if (CHILD_CHANGE.equals(o.event)) {
+      if ((c.kind != Call.Kind.CREATE && c.kind != Call.Kind.DELETE) || !ModelTree.parent(c.path).equals(o.path)) return null;
+      if (o.children == null) return "";
+      // the parent's pzxid is this zxid and the listing was read at or after it: the child changed here is listed
+      // when created, unlisted when deleted
+      String child = ModelTree.childName(c.path);
+      if (seqCreate) {
+        for (String listed : o.children) if (listed.startsWith(child) && listed.length() == child.length() + 10) return "";
+        return null;
+      }
+      boolean listed = o.children.contains(child);
+      return c.kind == Call.Kind.CREATE == listed ? "" : null;
+    }
+    String prefix = o.creation || "node-created".equals(o.event) ? sequencePrefix(o.path) : null;
+    if (seqCreate) return prefix != null && prefix.equals(c.path) && c.multi == null ? o.path : null;
+    return c.path.equals(o.path) && fits(c, o, false) ? "" : null;
+  }
+
   /** The prefix of a sequential name (path ending in ten digits), or null. */
   static String sequencePrefix(String path) {
     int n = path.length();
@@ -274,29 +430,54 @@ final class InfoWrites {
   }
 
   /** A zxid seen in a Stat (mzxid, or czxid when {@code creation}), with what was read there. */
-  record Observation(String path, Object data, boolean creation, long completeTime, String event) {}
+  record Observation(String path, Object data, boolean creation, long completeTime, String event, java.util.Set<String> children) {
+    Observation(String path, Object data, boolean creation, long completeTime, String event) {
+      this(path, data, creation, completeTime, event, null);
+    }
+  }
 
   private static boolean usable(Call c, long before, Call.Kind kind) {
     return !c.infoConsumed && !c.forcedAbsent && c.resolvedZxid < 0 && c.invokeTime < before && (kind == null || c.kind == kind);
   }
 
   /** Any :info sequential create (consumed or not) invoked before {@code before}: it may name its node later. */
-  private static Call anySequentialCreate(List<Call> list, long before) {
+  private Call anySequentialCreate(List<Call> list, long before) {
     if (list == null) return null;
-    for (Call c : list) if (c.resolvedZxid < 0 && !c.forcedAbsent && c.invokeTime < before && c.kind == Call.Kind.CREATE && c.sequential()) return c;
-    return null;
+    return nearest(list, c -> c.resolvedZxid < 0 && !c.forcedAbsent && c.invokeTime < before && c.kind == Call.Kind.CREATE && c.sequential());
+  }
+
+  /**
+   * Of the candidates {@code ok} accepts that can have taken effect below the write being replayed (their floor is
+   * below its zxid), the one invoked nearest before it (the largest floor; the later in history order on a tie): an
+   * :info write mostly takes effect soon after its invocation, and a rule that takes the oldest candidate hands a
+   * write that never happened the slot of one that did.
+   */
+  private Call nearest(List<Call> list, java.util.function.Predicate<Call> ok) {
+    if (!nearestFirst) {
+      for (Call c : list) if (ok.test(c)) return c;
+      return null;
+    }
+    Call best = null;
+    long bestFloor = Long.MIN_VALUE;
+    for (Call c : list) {
+      if (!ok.test(c)) continue;
+      long f = floorAt.applyAsLong(c.invokeTime);
+      if (replayZxid >= 0 && f >= replayZxid) continue;
+      if (f >= bestFloor) {
+        best = c;
+        bestFloor = f;
+      }
+    }
+    return best;
   }
 
   private Call take(List<Call> list, long before, Call.Kind kind) {
     if (list == null) return null;
-    for (Call c : list) {
-      if (usable(c, before, kind)) {
-        c.infoConsumed = true;
-        c.consumedAt = replayZxid;
-        return c;
-      }
-    }
-    return null;
+    Call c = nearest(list, x -> usable(x, before, kind));
+    if (c == null) return null;
+    c.infoConsumed = true;
+    c.consumedAt = replayZxid;
+    return c;
   }
 
   /**
@@ -310,7 +491,8 @@ final class InfoWrites {
     for (long v = fromVersion; v < fromVersion + n; v++) {
       Call pick = null;
       for (Call c : list) {
-        if (usable(c, before, Call.Kind.SET_DATA) && !chosen.contains(c) && (c.expectedVersion == -1 || c.expectedVersion == v)) {
+        if (usable(c, before, Call.Kind.SET_DATA) && !chosen.contains(c) && (c.expectedVersion == -1 || c.expectedVersion == v)
+            && (!nearestFirst || replayZxid < 0 || floorAt.applyAsLong(c.invokeTime) < replayZxid)) { // (it must fit below the write)
           pick = c;
           if (c.expectedVersion == v) break; // prefer the one that names this version
         }
@@ -335,8 +517,14 @@ final class InfoWrites {
     List<Call> list = createsByParent.get(parent);
     if (list == null) return null;
     List<Call> out = new ArrayList<>();
-    for (Call c : list) if (out.size() < n && usable(c, before, Call.Kind.CREATE) && !c.numberTaken) out.add(c);
-    if (out.size() < n) return null;
+    java.util.Set<Call> chosen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    while (out.size() < n) { // the n invoked nearest before the create that showed the gap
+      Call c = nearest(list, x -> usable(x, before, Call.Kind.CREATE) && !x.numberTaken && !chosen.contains(x));
+      if (c == null) return null;
+      chosen.add(c);
+      out.add(c);
+    }
+    if (nearestFirst) out.sort((a, b) -> Long.compare(a.invokeTime, b.invokeTime)); // they take the gap's numbers in invocation order
     for (Call c : out) {
       c.numberTaken = true;
       c.numberBefore = before;

@@ -62,10 +62,19 @@ public final class ZkChecker {
    */
   public Result check(History history) {
     long start = System.nanoTime();
+    // first the nearest-candidate proposal (listings, floors, every observation of a zxid): when its exact replay is
+    // clean it is the verdict's witness, with no search at all
+    Attempt nearest = attempt(history, Map.of(), true, true);
+    Attempt nearestExact = attempt(history, decidedAll(nearest), false);
+    if (nearestExact.findings.total() == 0) return nearestExact.result(properties, System.nanoTime() - start, null);
+    report("the exact replay of the nearest-candidate placement leaves " + nearestExact.findings.total() + " violations; the first-fit placement next");
+    // else the first-fit proposal, from which the repair and the search start as they always did: measured, neither
+    // proposal's violations are a subset of the other's, and the repair's moves were tuned from this one
     Attempt proposal = attempt(history, Map.of(), true);
     Map<Long, Long> base = decidedAll(proposal);
     Attempt exact = attempt(history, base, false);
     if (exact.findings.total() == 0) return exact.result(properties, System.nanoTime() - start, null);
+    report("the exact replay of the first-fit placement leaves " + exact.findings.total() + " violations; local moves next");
     List<Op> inMemory = new ArrayList<>(); // the repair and the search replay many times: read a file once
     for (Op op : history) inMemory.add(op);
     History h = History.of(inMemory);
@@ -106,6 +115,12 @@ public final class ZkChecker {
     List<Call> consumed = new ArrayList<>();
     for (Call c : proposal.indeterminate) {
       Object at = proposal.placements.get(c.key());
+      if (proposal.nearestFirst && at instanceof Long z && binaryHas(proposal.knownZxids, z)) {
+        // a rule ended a session at the zxid of the known write that needed it (a create finding the node there):
+        // the end took effect below that write, like a consumed operation
+        c.consumedAt = z;
+        at = null;
+      }
       out.put(c.key(), at instanceof Long z ? z : InfoWrites.FORCED_ABSENT);
       if (at instanceof Long z) used.add(z);
       else if (c.consumedAt > 0) consumed.add(c);
@@ -228,6 +243,8 @@ public final class ZkChecker {
     List<Call> unplaceable = List.of();
     /** Set by {@link #attempt}: the replayed tree (the repair reads a parent's counter from it). */
     ModelTree tree;
+    /** Set by {@link #attempt}: which rules placed the undecided operations (see {@link InfoWrites#resolve}). */
+    boolean nearestFirst;
 
     Attempt(Map<Long, Long> forced, Findings findings, long ops, long[] knownZxids, List<Call> placeable, WriteIndex completed,
         Map<Long, Object> placements, Map<Long, java.util.Set<String>> ephemeralsBySession) {
@@ -248,11 +265,21 @@ public final class ZkChecker {
 
   /** Runs the two passes once, with {@code forced} :info writes (invocation :index to zxid) put at their slots first. */
   Attempt attempt(History history, Map<Long, Long> forced, boolean withProgress) {
+    return attempt(history, forced, withProgress, false);
+  }
+
+  /**
+   * As {@link #attempt(History, Map, boolean)}; {@code nearestFirst} picks the rules that place the undecided :info
+   * writes (see {@link InfoWrites#resolve}), and with no forced slots adds the {@link ListingInference}.
+   */
+  Attempt attempt(History history, Map<Long, Long> forced, boolean withProgress, boolean nearestFirst) {
     Findings findings = new Findings();
-    InfoWrites info = new InfoWrites();
+    InfoWrites info = new InfoWrites(nearestFirst);
     SessionOrder fifo = new SessionOrder(findings);
     List<Call> writes = new ArrayList<>();
-    Map<Long, InfoWrites.Observation> observed = new HashMap<>();
+    Map<Long, List<InfoWrites.Observation>> observed = new HashMap<>();
+    Floor floor = new Floor();
+    ListingInference listings = forced.isEmpty() && nearestFirst ? new ListingInference() : null; // a proposal's only
     Map<Long, java.util.Set<String>> ephemerals = new HashMap<>();
     java.util.Set<Long> ended = new java.util.HashSet<>();
 
@@ -280,7 +307,9 @@ public final class ZkChecker {
         else if (c.outcome == Op.Type.INFO || c.kind == Call.Kind.SESSION_EXPIRED) info.add(c);
         // a :fail without a zxid never reached the log: it changed nothing
       }
-      observe(c, observed);
+      observe(c, observed, nearestFirst);
+      floor.note(c);
+      if (listings != null) listings.note(c);
     });
 
     writes.sort((a, b) -> Long.compare(a.effectiveZxid(), b.effectiveZxid()));
@@ -291,7 +320,12 @@ public final class ZkChecker {
           null, null, null, null, null, false)));
     }
     java.util.Set<Long> forcedSlots = new java.util.HashSet<>(forced.values());
-    info.resolve(observed, z -> binaryHas(writes, z) || forcedSlots.contains(z), forced); // (no first fit onto a forced slot)
+    info.resolve(observed, z -> binaryHas(writes, z) || forcedSlots.contains(z), forced, floor::at); // (no first fit onto a forced slot)
+    if (listings != null && !listings.isEmpty()) {
+      java.util.Set<Long> slots = new java.util.HashSet<>(observed.keySet());
+      info.forEachResolved(c -> slots.add(c.effectiveZxid()));
+      listings.place(writes, info, z -> binaryHas(writes, z) || slots.contains(z), floor);
+    }
     List<Call> indeterminate = info.placeable();
     List<Call> unplaceable = info.unplaceable();
     observed.clear();
@@ -312,23 +346,60 @@ public final class ZkChecker {
     Attempt out = new Attempt(forced, findings, ops, known, info.placeable(), completed, info.placements(), ephemerals);
     out.indeterminate = indeterminate;
     out.unplaceable = unplaceable;
+    out.nearestFirst = nearestFirst;
     out.tree = tree;
     return out;
   }
 
-  private static void observe(Call c, Map<Long, InfoWrites.Observation> observed) {
+  /**
+   * The largest zxid shown by an operation that completed before a given time (a reply zxid of a write, read or sync,
+   * an event's zxid): a write invoked after that took effect above it. A step function kept as its steps only.
+   */
+  static final class Floor {
+    private long[] times = new long[1024];
+    private long[] zxids = new long[1024];
+    private int n;
+    private long max = 0;
+
+    void note(Call c) {
+      if (c.zxid == null || c.outcome == Op.Type.INFO || c.completeTime == Call.NEVER || c.zxid <= max) return;
+      max = c.zxid;
+      if (n > 0 && times[n - 1] >= c.completeTime) { // the same time (or a clock that stepped back): one step
+        zxids[n - 1] = max;
+        return;
+      }
+      if (n == times.length) {
+        times = java.util.Arrays.copyOf(times, n * 2);
+        zxids = java.util.Arrays.copyOf(zxids, n * 2);
+      }
+      times[n] = c.completeTime;
+      zxids[n++] = max;
+    }
+
+    /** The floor of an operation invoked at {@code time}: 0 when nothing completed before it. */
+    long at(long time) {
+      int i = java.util.Arrays.binarySearch(times, 0, n, time);
+      int last = i >= 0 ? i - 1 : -i - 2; // the last step that completed strictly before time
+      return last < 0 ? 0 : zxids[last];
+    }
+  }
+
+  private static void observe(Call c, Map<Long, List<InfoWrites.Observation>> observed, boolean dataEvents) {
     if (c.kind == Call.Kind.MULTI_READ && c.outcome == Op.Type.OK) {
-      for (Call sub : c.subs) observe(sub, observed);
+      for (Call sub : c.subs) observe(sub, observed, dataEvents);
       return;
     }
     if (c.kind == Call.Kind.WATCH_EVENT && c.outcome == Op.Type.OK && c.zxid != null) {
-      // a node-created, node-deleted or children event names the path and the zxid of its change; a data event is
-      // left out, as it does not say which of several :info set-datas (with different data) it was
+      // a node-created, node-deleted or children event names the path and the zxid of its change; so does a data
+      // event, which does not say which data: first fit leaves it out, nearest-first proposes the :info set-data
+      // invoked nearest before it (a read whose Stat shows that zxid with its data overrides the guess, as the
+      // candidate must fit every observation of the zxid)
       if (c.done.value() instanceof Map<?, ?> m && m.get(Keyword.of("event")) instanceof Keyword k) {
         String path = m.get(Keyword.of("path")) instanceof String p ? p : c.path;
         String event = k.name();
-        boolean namesWrite = event.equals("node-created") || event.equals("node-deleted") || event.equals(InfoWrites.CHILD_CHANGE);
-        if (path != null && namesWrite) observed.putIfAbsent(c.zxid, new InfoWrites.Observation(path, null, false, c.completeTime, event));
+        boolean namesWrite = event.equals("node-created") || event.equals("node-deleted") || (dataEvents && event.equals("node-data-changed"))
+            || event.equals(InfoWrites.CHILD_CHANGE);
+        if (path != null && namesWrite) add(observed, c.zxid, new InfoWrites.Observation(path, null, false, c.completeTime, event));
       }
       return;
     }
@@ -338,14 +409,36 @@ public final class ZkChecker {
     // a reply without the data (exists, getChildren2) whose mzxid is its czxid only says a create happened there:
     // recorded as a data observation it would ask for a write with no data, which no :info create fits
     boolean createdOnly = !hasData && c.stat.mzxid() != null && c.stat.mzxid().equals(c.stat.czxid());
-    if (c.stat.mzxid() != null && !createdOnly) observed.putIfAbsent(c.stat.mzxid(), new InfoWrites.Observation(c.path, data, false, c.completeTime, null));
-    if (c.stat.czxid() != null) observed.putIfAbsent(c.stat.czxid(), new InfoWrites.Observation(c.path, null, true, c.completeTime, null));
+    if (c.stat.mzxid() != null && !createdOnly) add(observed, c.stat.mzxid(), new InfoWrites.Observation(c.path, data, false, c.completeTime, null));
+    if (c.stat.czxid() != null) add(observed, c.stat.czxid(), new InfoWrites.Observation(c.path, null, true, c.completeTime, null));
     // ZooKeeper moves a node's pzxid to the zxid of each child create and child delete: a pzxid no known write has
-    // is a child change there, which only an :info create or delete under the node can explain
+    // is a child change there, which only an :info create or delete under the node can explain; a listing read at a
+    // zxid (so at or after that change, with no child change since) says which child: a listed one created, or an
+    // unlisted one deleted
     Long pzxid = c.stat.pzxid();
     if (pzxid != null && !pzxid.equals(c.stat.czxid())) {
-      observed.putIfAbsent(pzxid, new InfoWrites.Observation(c.path, null, false, c.completeTime, InfoWrites.CHILD_CHANGE));
+      java.util.Set<String> listed = null;
+      if (c.kind == Call.Kind.GET_CHILDREN && c.zxid != null && c.done.value() instanceof List<?> names) {
+        listed = new java.util.HashSet<>();
+        for (Object name : names) if (name instanceof String nm) listed.add(nm);
+      }
+      add(observed, pzxid, new InfoWrites.Observation(c.path, null, false, c.completeTime, InfoWrites.CHILD_CHANGE, listed));
     }
+  }
+
+  /**
+   * Keeps the observations of a zxid, at most a few per kind: the candidate must fit them all, and more of the same
+   * (every later read of an unchanged node repeats its Stat) add nothing but memory.
+   */
+  private static void add(Map<Long, List<InfoWrites.Observation>> observed, long z, InfoWrites.Observation o) {
+    List<InfoWrites.Observation> list = observed.computeIfAbsent(z, k -> new ArrayList<>(2));
+    for (InfoWrites.Observation seen : list) {
+      if (seen.path().equals(o.path()) && java.util.Objects.equals(seen.event(), o.event()) && seen.creation() == o.creation()
+          && java.util.Objects.equals(seen.data(), o.data()) && (o.children() == null || java.util.Objects.equals(seen.children(), o.children()))) {
+        return;
+      }
+    }
+    list.add(o);
   }
 
   static boolean binaryHas(long[] sorted, long z) {

@@ -101,6 +101,8 @@ public final class ReferenceModel {
   private long nextSession = 0x100000000L;
   private long dataCounter;
   private boolean lossless; // during setup nothing is lost
+  /** Ground truth of every :info write: its invocation's :index to the zxid it took effect at, or -1 (never). */
+  private final Map<Long, Long> truth = new LinkedHashMap<>();
 
   private ReferenceModel(Options o, Consumer<Op> out) {
     this.o = o;
@@ -122,6 +124,18 @@ public final class ReferenceModel {
     m.setup();
     while (m.invocations < o.operations()) m.step();
     m.drain();
+  }
+
+  /**
+   * As {@link #generate(Options, Consumer)}, and hands {@code truth} the ground truth of each :info write (the :index
+   * of its invocation and the zxid it took effect at, or -1 when it never did), for comparing the checker's placements.
+   */
+  public static void generate(Options o, Consumer<Op> out, java.util.function.BiConsumer<Long, Long> truth) {
+    ReferenceModel m = new ReferenceModel(o, out);
+    m.setup();
+    while (m.invocations < o.operations()) m.step();
+    m.drain();
+    m.truth.forEach(truth);
   }
 
   /** Generates into a list. */
@@ -322,12 +336,15 @@ public final class ReferenceModel {
       emit(op(Op.Type.INFO, s, p.f, p.invoke.value(), p.path, p.invoke.version(), null, null, "connection-loss", p.watch));
       s.pending = null;
       s.process = nextProcess++; // Jepsen: a process that saw :info is retired
+      truth.put(p.invoke.index(), -1L);
       if (p.f.equals("close-session")) {
         // the client gives the session up; the server expires it later (here: now), no one hears the zxid
         Pending end = new Pending();
         end.session = s;
         end.f = "close-session";
-        commit(s, end).origin = null;
+        Txn ended = commit(s, end);
+        ended.origin = null;
+        truth.put(p.invoke.index(), ended.zxid);
         renew(s);
         s.server = rnd.nextInt(servers.length);
       }
@@ -488,6 +505,7 @@ public final class ReferenceModel {
     Pending p = s.pending;
     if (!lossless && rnd.nextDouble() < o.infoProbability() / 2) {
       emit(op(Op.Type.INFO, s, p.f, p.invoke.value(), p.path, p.invoke.version(), null, null, "connection-loss", p.watch));
+      if (p.txn != null) truth.put(p.invoke.index(), p.txn.zxid);
       s.pending = null;
       s.process = nextProcess++;
       if (p.f.equals("close-session")) {

@@ -1,0 +1,272 @@
+package io.zabkit.check;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Proposes slots for :info creates, deletes and session ends from what consecutive listings of a parent show (a
+ * listing read with a zxid is the parent's children at exactly that zxid). A child listed at z1 and missing at z2 was
+ * removed in (z1, z2]; one missing at z1 and listed at z2 was created there. When no known write and no :info write
+ * already placed there explains that change, the :info write invoked nearest before it that can (a delete of the
+ * child, the end of its owner's session, a create of the child or a sequential create of its prefix) is put at the
+ * lowest free zxid of the interval above its floor (an :info write mostly takes effect soon after its invocation).
+ *
+ * <p>Why: a pzxid names only the last child change before a read, and a busy parent's children change between any
+ * two reads, so most :info child changes are seen by no Stat, only by the next listing; left out, every later listing
+ * disagrees with the replay. Only a proposal, like the rest of {@link InfoWrites}: the exact replay judges it, so a
+ * wrong guess costs violations of the proposal, never a wrong verdict.
+ */
+final class ListingInference {
+  /** One listing: its zxid, its completion time, its children as ids of the parent's name table, sorted. */
+  private record Listing(long zxid, long completeTime, int[] children) {}
+
+  /** Per parent: the names seen (id = index) and the listings, in history order. */
+  private static final class Parent {
+    final Map<String, Integer> ids = new HashMap<>();
+    final List<String> names = new ArrayList<>();
+    final List<Listing> listings = new ArrayList<>();
+
+    int id(String name) {
+      Integer i = ids.get(name);
+      if (i != null) return i;
+      ids.put(name, names.size());
+      names.add(name);
+      return names.size() - 1;
+    }
+  }
+
+  private final Map<String, Parent> parents = new HashMap<>();
+
+  /** Per path: what replies said about its existence at a zxid, as three parallel growing arrays. */
+  private static final class Facts {
+    long[] zxids = new long[8];
+    long[] times = new long[8];
+    boolean[] present = new boolean[8];
+    int n;
+
+    void add(long zxid, long time, boolean there) {
+      if (n == zxids.length) {
+        zxids = Arrays.copyOf(zxids, n * 2);
+        times = Arrays.copyOf(times, n * 2);
+        present = Arrays.copyOf(present, n * 2);
+      }
+      zxids[n] = zxid;
+      times[n] = time;
+      present[n++] = there;
+    }
+  }
+
+  private final Map<String, Facts> facts = new HashMap<>();
+
+  /** A candidate and the interval (lo, hi] of zxids it must take, from the changes it explains. */
+  private record Request(Call call, long lo, long hi, String named, int order) {}
+
+  private final Map<Call, Request> requests = new java.util.IdentityHashMap<>();
+  private final Map<String, List<long[]>> requestedByPath = new HashMap<>();
+  /** Per parent: the sequence numbers known creates took, and their zxids (a name's number bounds its slot). */
+  private final Map<String, TreeMap<Long, Long>> numbers = new HashMap<>();
+
+  /**
+   * Collects what an operation says about a node's existence at a zxid (pass 1): a read with its zxid (exists, get-data:
+   * there or not); a known write (an ok create: absent just before its zxid, there at it; an ok delete: the reverse;
+   * node-exists: there; no-node: absent); an ok listing with its zxid (its parent's children then).
+   */
+  void note(Call c) {
+    if (c.zxid == null || c.path == null || c.subs != null || c.outcome == Op.Type.INFO) return;
+    boolean noNode = "no-node".equals(c.error);
+    switch (c.kind) {
+      case EXISTS -> fact(c.path, c.zxid, c.completeTime, c.outcome == Op.Type.OK && Boolean.TRUE.equals(c.done.value()));
+      case GET_DATA -> { if (c.outcome == Op.Type.OK || noNode) fact(c.path, c.zxid, c.completeTime, !noNode); }
+      case SET_DATA -> { if (c.outcome == Op.Type.OK || noNode) fact(c.path, c.zxid, c.completeTime, !noNode); }
+      case CREATE -> {
+        if (c.outcome == Op.Type.OK && c.createdPath != null) {
+          fact(c.createdPath, c.zxid - 1, c.completeTime, false);
+          fact(c.createdPath, c.zxid, c.completeTime, true);
+        } else if ("node-exists".equals(c.error) && !c.sequential()) {
+          fact(c.path, c.zxid, c.completeTime, true);
+        }
+      }
+      case DELETE -> {
+        if (c.outcome == Op.Type.OK) {
+          fact(c.path, c.zxid - 1, c.completeTime, true);
+          fact(c.path, c.zxid, c.completeTime, false);
+        } else if (noNode) {
+          fact(c.path, c.zxid, c.completeTime, false);
+        }
+      }
+      default -> { }
+    }
+    if (c.kind != Call.Kind.GET_CHILDREN || c.outcome != Op.Type.OK) return;
+    if (!(c.done.value() instanceof List<?> names)) return;
+    Parent p = parents.computeIfAbsent(c.path, k -> new Parent());
+    int[] ids = new int[names.size()];
+    int n = 0;
+    for (Object name : names) if (name instanceof String s) ids[n++] = p.id(s);
+    ids = Arrays.copyOf(ids, n);
+    Arrays.sort(ids);
+    p.listings.add(new Listing(c.zxid, c.completeTime, ids));
+  }
+
+  private void fact(String path, long zxid, long time, boolean there) {
+    if (path.equals("/")) return;
+    facts.computeIfAbsent(path, k -> new Facts()).add(zxid, time, there);
+  }
+
+  boolean isEmpty() {
+    return parents.isEmpty() && facts.isEmpty();
+  }
+
+  /**
+   * Places what the listings need. {@code writes}: the known writes, sorted by zxid; {@code taken}: zxids no :info
+   * write may take (known writes, slots already given, zxids an observation names); {@code floor}: see
+   * {@link ZkChecker.Floor}.
+   */
+  void place(List<Call> writes, InfoWrites info, java.util.function.LongPredicate taken, ZkChecker.Floor floor) {
+    // known child changes: path -> zxids at which a known write (or a known session end) created or removed it
+    Map<String, List<Long>> changes = new HashMap<>();
+    Map<Long, Long> knownEnd = new HashMap<>();
+    for (Call w : writes) {
+      if ((w.kind == Call.Kind.CLOSE_SESSION || w.kind == Call.Kind.SESSION_EXPIRED) && w.session != null) knownEnd.putIfAbsent(w.session, w.effectiveZxid());
+    }
+    Map<String, TreeMap<Long, Long>> ephemeralOwner = new HashMap<>(); // path -> (creation zxid -> session)
+    for (Call w : writes) {
+      for (Call part : w.subs != null ? w.subs : List.of(w)) {
+        if (part.outcome == Op.Type.FAIL || w.outcome != Op.Type.OK) continue;
+        String path = part.kind == Call.Kind.CREATE ? (part.createdPath != null ? part.createdPath : part.sequential() ? null : part.path)
+            : part.kind == Call.Kind.DELETE ? part.path : null;
+        if (path == null || (!parents.containsKey(ModelTree.parent(path)) && !facts.containsKey(path))) continue;
+        changes.computeIfAbsent(path, k -> new ArrayList<>()).add(w.effectiveZxid());
+        String prefix = part.kind == Call.Kind.CREATE ? InfoWrites.sequencePrefix(path) : null;
+        if (prefix != null && part.sequential()) {
+          numbers.computeIfAbsent(ModelTree.parent(path), k -> new TreeMap<>()).put(ModelTree.sequenceOf(path, prefix), w.effectiveZxid());
+        }
+        if (part.kind == Call.Kind.CREATE && part.ephemeral() && w.session != null) {
+          ephemeralOwner.computeIfAbsent(path, k -> new TreeMap<>()).put(w.effectiveZxid(), w.session);
+          Long end = knownEnd.get(w.session);
+          if (end != null) changes.get(path).add(end);
+        }
+      }
+    }
+    for (List<Long> zs : changes.values()) zs.sort(null);
+    java.util.Set<Long> given = new java.util.HashSet<>();
+    for (Map.Entry<String, Parent> e : new TreeMap<>(parents).entrySet()) {
+      Parent p = e.getValue();
+      List<Listing> ls = new ArrayList<>(p.listings);
+      ls.sort((a, b) -> Long.compare(a.zxid, b.zxid));
+      for (int i = 1; i < ls.size(); i++) {
+        Listing a = ls.get(i - 1), b = ls.get(i);
+        if (a.zxid == b.zxid) continue;
+        diff(a.children, b.children, id -> changed(e.getKey(), p.names.get(id), false, a, b, changes, ephemeralOwner, info, taken, given, floor));
+        diff(b.children, a.children, id -> changed(e.getKey(), p.names.get(id), true, a, b, changes, ephemeralOwner, info, taken, given, floor));
+      }
+    }
+    List<String> paths = new ArrayList<>(facts.keySet());
+    paths.sort(null); // the order of placements must not depend on hashing
+    for (String path : paths) {
+      // a sequential name did not exist before its parent's counter reached its number: absent at the known create
+      // numbered just below it (a node created and deleted between two listings is seen by its delete alone)
+      String prefix = InfoWrites.sequencePrefix(path);
+      TreeMap<Long, Long> known = prefix == null ? null : numbers.get(ModelTree.parent(path));
+      Map.Entry<Long, Long> below = known == null ? null : known.lowerEntry(ModelTree.sequenceOf(path, prefix));
+      if (below != null) facts.get(path).add(below.getValue(), 0, false);
+    }
+    for (String path : paths) facts(path, facts.get(path), changes, ephemeralOwner, info, taken, given, floor);
+    // slots by earliest deadline first: for unit jobs with release times and deadlines, giving each in turn (by
+    // interval end) the lowest free slot of its interval places them all whenever any assignment can
+    List<Request> byEnd = new ArrayList<>(requests.values());
+    byEnd.sort((x, y) -> x.hi != y.hi ? Long.compare(x.hi, y.hi) : x.lo != y.lo ? Long.compare(x.lo, y.lo) : Integer.compare(x.order, y.order));
+    for (Request r : byEnd) {
+      for (long s = r.lo + 1, n = 0; s <= r.hi && n < 100_000; s++, n++) {
+        if ((s & 0xffffffffL) == 0 || taken.test(s) || given.contains(s)) continue; // (counter 0 of an epoch: no transaction)
+        given.add(s);
+        info.placeAt(r.call, s, r.named);
+        break;
+      }
+    }
+  }
+
+  /** A path's facts in zxid order: each change between two of them that nothing placed yet. */
+  private void facts(String path, Facts f, Map<String, List<Long>> changes, Map<String, TreeMap<Long, Long>> ephemeralOwner,
+      InfoWrites info, java.util.function.LongPredicate taken, java.util.Set<Long> given, ZkChecker.Floor floor) {
+    Integer[] order = new Integer[f.n];
+    for (int i = 0; i < f.n; i++) order[i] = i;
+    Arrays.sort(order, (x, y) -> Long.compare(f.zxids[x], f.zxids[y]));
+    for (int k = 1; k < order.length; k++) {
+      int i = order[k - 1], j = order[k];
+      if (f.present[i] == f.present[j] || f.zxids[i] == f.zxids[j]) continue;
+      Listing a = new Listing(f.zxids[i], f.times[i], null), b = new Listing(f.zxids[j], f.times[j], null);
+      changed(ModelTree.parent(path), ModelTree.childName(path), f.present[j], a, b, changes, ephemeralOwner, info, taken, given, floor);
+    }
+  }
+
+  /** Calls {@code sink} with every id in sorted {@code x} that sorted {@code y} lacks. */
+  private static void diff(int[] x, int[] y, java.util.function.IntConsumer sink) {
+    int j = 0;
+    for (int id : x) {
+      while (j < y.length && y[j] < id) j++;
+      if (j >= y.length || y[j] != id) sink.accept(id);
+    }
+  }
+
+  private void changed(String parent, String child, boolean created, Listing a, Listing b, Map<String, List<Long>> changes,
+      Map<String, TreeMap<Long, Long>> ephemeralOwner, InfoWrites info, java.util.function.LongPredicate taken,
+      java.util.Set<Long> given, ZkChecker.Floor floor) {
+    String path = parent.equals("/") ? "/" + child : parent + "/" + child;
+    List<Long> changedAt = changes.get(path);
+    if (changedAt != null) {
+      int i = java.util.Collections.binarySearch(changedAt, a.zxid + 1);
+      int at = i >= 0 ? i : -i - 1;
+      if (at < changedAt.size() && changedAt.get(at) <= b.zxid) return; // a known write explains it
+    }
+    if (info.placedChangeOf(path, a.zxid, b.zxid)) return;
+    for (long[] q : requestedByPath.getOrDefault(path, List.of())) {
+      if (q[2] == (created ? 1 : 0) && q[0] < b.zxid && a.zxid < q[1]) return; // the same change, seen by another pair
+    }
+    Call best = null;
+    long bestFloor = Long.MIN_VALUE;
+    List<Call> candidates = new ArrayList<>(created ? info.createsOf(path) : info.deletesOf(path));
+    // a delete of the node explains its removal alone; its owner's session end removes every ephemeral of the
+    // session at once, which other reads may contradict: the end only when no delete can
+    candidates.removeIf(c -> c.resolvedZxid >= 0 || c.infoConsumed || c.forced || c.forcedAbsent || c.invokeTime > b.completeTime
+        || floor.at(c.invokeTime) >= b.zxid);
+    if (!created && candidates.isEmpty()) {
+      TreeMap<Long, Long> owners = ephemeralOwner.get(path);
+      Map.Entry<Long, Long> owner = owners == null ? null : owners.floorEntry(a.zxid);
+      Call end = owner == null ? null : info.unknownEndOf(owner.getValue());
+      if (end != null) candidates.add(end);
+    }
+    // the parent's counter names sequential children in zxid order: a sequential create of this name took effect
+    // between the known creates numbered around it
+    long seqLo = a.zxid, seqHi = b.zxid;
+    String prefix = created ? InfoWrites.sequencePrefix(path) : null;
+    TreeMap<Long, Long> known = prefix == null ? null : numbers.get(parent);
+    if (known != null) {
+      long number = ModelTree.sequenceOf(path, prefix);
+      Map.Entry<Long, Long> below = known.lowerEntry(number), above = known.higherEntry(number);
+      if (below != null) seqLo = Math.max(seqLo, below.getValue());
+      if (above != null) seqHi = Math.min(seqHi, above.getValue() - 1);
+    }
+    for (Call c : candidates) {
+      if (c.resolvedZxid >= 0 || c.infoConsumed || c.forced || c.forcedAbsent || c.invokeTime > b.completeTime) continue;
+      long f = floor.at(c.invokeTime);
+      if (f >= (c.sequential() ? seqHi : b.zxid)) continue; // it was invoked after its slot's last zxid committed
+      if (f > bestFloor) {
+        best = c;
+        bestFloor = f;
+      }
+    }
+    if (best == null) return;
+    long lo = Math.max(best.sequential() ? seqLo : a.zxid, bestFloor), hi = best.sequential() ? seqHi : b.zxid;
+    Request r = requests.get(best);
+    if (r == null) {
+      requests.put(best, new Request(best, lo, hi, created && best.sequential() ? path : null, requests.size()));
+    } else { // one session end for several of its ephemerals: it must fit every interval
+      requests.put(best, new Request(best, Math.max(r.lo, lo), Math.min(r.hi, hi), r.named, r.order));
+    }
+    requestedByPath.computeIfAbsent(path, k -> new ArrayList<>()).add(new long[] {a.zxid, b.zxid, created ? 1 : 0});
+  }
+}
