@@ -200,6 +200,19 @@ final class InfoWrites {
     return false;
   }
 
+  /**
+   * Per zxid, how many of the :info creates under {@code parent} (a multi's sub-op at its multi's zxid) this
+   * resolution has placed there: each took one number of the parent's counter.
+   */
+  java.util.TreeMap<Long, Integer> placedCreatesUnder(String parent) {
+    java.util.TreeMap<Long, Integer> out = new java.util.TreeMap<>();
+    for (Call c : createsByParent.getOrDefault(parent, List.of())) {
+      long z = c.multi == null ? c.resolvedZxid : c.multi.resolvedZxid;
+      if (z >= 0) out.merge(z, 1, Integer::sum);
+    }
+    return out;
+  }
+
   /** Puts an indeterminate operation at zxid {@code z} (a sequential create naming {@code named}, or null). */
   void placeAt(Call c, long z, String named) {
     assert c.multi == null && c.resolvedZxid < 0 : "placed once, and never a multi's sub-op";

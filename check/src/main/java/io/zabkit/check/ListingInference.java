@@ -67,6 +67,9 @@ final class ListingInference {
 
   private final Map<Call, Request> requests = new java.util.IdentityHashMap<>();
   private final Map<String, List<long[]>> requestedByPath = new HashMap<>();
+  /** Per parent: the sequence numbers of the names requested so far, and how many :info creates were placed per zxid. */
+  private final Map<String, TreeMap<Long, Long>> requestedNumbers = new HashMap<>();
+  private final Map<String, TreeMap<Long, Integer>> placedCreates = new HashMap<>();
   /** Per parent: the sequence numbers known creates took, and their zxids (a name's number bounds its slot). */
   private final Map<String, TreeMap<Long, Long>> numbers = new HashMap<>();
 
@@ -125,6 +128,8 @@ final class ListingInference {
    * write may take (known writes, slots already given, zxids an observation names); {@code floor}: see
    * {@link ZkChecker.Floor}.
    */
+  private static final String DEBUG = System.getenv("ZK_CHECK_DEBUG_CALLS") == null ? null : "," + System.getenv("ZK_CHECK_DEBUG_CALLS") + ",";
+
   void place(List<Call> writes, InfoWrites info, java.util.function.LongPredicate taken, ZkChecker.Floor floor) {
     // known child changes: path -> zxids at which a known write (or a known session end) created or removed it
     Map<String, List<Long>> changes = new HashMap<>();
@@ -174,6 +179,28 @@ final class ListingInference {
       Map.Entry<Long, Long> below = known == null ? null : known.lowerEntry(ModelTree.sequenceOf(path, prefix));
       if (below != null) facts.get(path).add(below.getValue(), 0, false);
     }
+    // a listing is a fact about every child it could name: the listings nearest before and after each of a path's
+    // facts say whether it was there then (a node created and deleted between two listings, which the diff of
+    // consecutive listings never sees: its known create, then its absence from the next listing, say it was deleted)
+    Map<String, Listing[]> sorted = new HashMap<>();
+    for (String path : paths) {
+      Parent p = parents.get(ModelTree.parent(path));
+      if (p == null) continue;
+      Listing[] ls = sorted.computeIfAbsent(ModelTree.parent(path), k -> {
+        Listing[] a = p.listings.toArray(new Listing[0]);
+        Arrays.sort(a, (x, y) -> Long.compare(x.zxid, y.zxid));
+        return a;
+      });
+      Integer id = p.ids.get(ModelTree.childName(path));
+      Facts f = facts.get(path);
+      for (int i = 0, n = f.n; i < n; i++) {
+        int at = firstAbove(ls, f.zxids[i]);
+        for (int j : new int[] {at - 1, at}) {
+          if (j < 0 || j >= ls.length || ls[j].zxid == f.zxids[i]) continue;
+          f.add(ls[j].zxid, ls[j].completeTime, id != null && Arrays.binarySearch(ls[j].children, id) >= 0);
+        }
+      }
+    }
     for (String path : paths) facts(path, facts.get(path), changes, ephemeralOwner, info, taken, given, floor);
     // slots by earliest deadline first: for unit jobs with release times and deadlines, giving each in turn (by
     // interval end) the lowest free slot of its interval places them all whenever any assignment can
@@ -183,6 +210,7 @@ final class ListingInference {
       for (long s = r.lo + 1, n = 0; s <= r.hi && n < 100_000; s++, n++) {
         if ((s & 0xffffffffL) == 0 || taken.test(s) || given.contains(s)) continue; // (counter 0 of an epoch: no transaction)
         given.add(s);
+        if (DEBUG != null && DEBUG.contains("," + r.call.invokeIndex() + ",")) System.err.println("listing request #" + r.call.invokeIndex() + " (" + Findings.hex(r.lo) + ", " + Findings.hex(r.hi) + "] " + r.named + " at " + Findings.hex(s));
         info.placeAt(r.call, s, r.named);
         break;
       }
@@ -201,6 +229,25 @@ final class ListingInference {
       Listing a = new Listing(f.zxids[i], f.times[i], null), b = new Listing(f.zxids[j], f.times[j], null);
       changed(ModelTree.parent(path), ModelTree.childName(path), f.present[j], a, b, changes, ephemeralOwner, info, taken, given, floor);
     }
+  }
+
+  /** True when some zxid in (lo, hi] is neither taken nor counter 0 of an epoch (searched from hi down, bounded). */
+  static boolean freeSlot(long lo, long hi, java.util.function.LongPredicate taken) {
+    for (long s = hi, n = 0; s > lo && n < 100_000; s--, n++) {
+      if ((s & 0xffffffffL) != 0 && !taken.test(s)) return true;
+    }
+    return false;
+  }
+
+  /** The index of the first listing (sorted by zxid) whose zxid is above {@code z}. */
+  private static int firstAbove(Listing[] ls, long z) {
+    int lo = 0, hi = ls.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (ls[mid].zxid <= z) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** Calls {@code sink} with every id in sorted {@code x} that sorted {@code y} lacks. */
@@ -244,16 +291,29 @@ final class ListingInference {
     long seqLo = a.zxid, seqHi = b.zxid;
     String prefix = created ? InfoWrites.sequencePrefix(path) : null;
     TreeMap<Long, Long> known = prefix == null ? null : numbers.get(parent);
+    long number = -1;
     if (known != null) {
-      long number = ModelTree.sequenceOf(path, prefix);
+      number = ModelTree.sequenceOf(path, prefix);
       Map.Entry<Long, Long> below = known.lowerEntry(number), above = known.higherEntry(number);
       if (below != null) seqLo = Math.max(seqLo, below.getValue());
       if (above != null) seqHi = Math.min(seqHi, above.getValue() - 1);
+      if (below != null && above != null) {
+        // the counter between two known creates has above - below - 1 numbers, each taken by one create under the
+        // parent: when :info creates placed there (an unnamed one too: placed by a pzxid) and the names already
+        // requested fill them all, this name is one of those, and another create in the interval would count twice
+        long numbers = above.getKey() - below.getKey() - 1;
+        long filled = requestedNumbers.computeIfAbsent(parent, k -> new TreeMap<>()).subMap(below.getKey(), false, above.getKey(), false).size();
+        for (int n : placedCreates.computeIfAbsent(parent, info::placedCreatesUnder).subMap(below.getValue(), false, above.getValue(), false).values()) filled += n;
+        if (filled >= numbers) return;
+      }
     }
     for (Call c : candidates) {
       if (c.resolvedZxid >= 0 || c.infoConsumed || c.forced || c.forcedAbsent || c.invokeTime > b.completeTime) continue;
       long f = floor.at(c.invokeTime);
       if (f >= (c.sequential() ? seqHi : b.zxid)) continue; // it was invoked after its slot's last zxid committed
+      // nor after the last zxid of its interval that no known write or named observation holds: the nearest
+      // candidate whose interval has no free slot would leave the change unplaced (a counter number no create took)
+      if (!freeSlot(Math.max(c.sequential() ? seqLo : a.zxid, f), c.sequential() ? seqHi : b.zxid, taken)) continue;
       if (f > bestFloor) {
         best = c;
         bestFloor = f;
@@ -268,5 +328,6 @@ final class ListingInference {
       requests.put(best, new Request(best, Math.max(r.lo, lo), Math.min(r.hi, hi), r.named, r.order));
     }
     requestedByPath.computeIfAbsent(path, k -> new ArrayList<>()).add(new long[] {a.zxid, b.zxid, created ? 1 : 0});
+    if (number >= 0 && best.sequential()) requestedNumbers.computeIfAbsent(parent, k -> new TreeMap<>()).put(number, number);
   }
 }

@@ -60,14 +60,30 @@ public final class ZkChecker {
    * replayed again with every indeterminate operation decided (at its slot, or absent) and no excuse for them. That
    * exact replay is VALID or its violations go to the {@link ExhaustiveSearch}, the only source of INVALID.
    */
+  /** ZK_CHECK_DEBUG_FIRST=N prints the nearest-candidate placement's N earliest violations (diagnostics only). */
+  private static final int DEBUG_FIRST = Integer.parseInt(System.getenv().getOrDefault("ZK_CHECK_DEBUG_FIRST", "0"));
+
   public Result check(History history) {
     long start = System.nanoTime();
     // first the nearest-candidate proposal (listings, floors, every observation of a zxid): when its exact replay is
     // clean it is the verdict's witness, with no search at all
     Attempt nearest = attempt(history, Map.of(), true, true);
-    Attempt nearestExact = attempt(history, decidedAll(nearest), false);
+    Map<Long, Long> nearestPlaced = decidedAll(nearest);
+    Attempt nearestExact = attempt(history, nearestPlaced, false);
+    if (System.getenv("ZK_CHECK_DEBUG_CALLS") != null) { // diagnostics: where the nearest-candidate placement put these
+      for (String i : System.getenv("ZK_CHECK_DEBUG_CALLS").split(",")) {
+        for (Call c : nearest.indeterminate) {
+          if (c.invokeIndex() == Long.parseLong(i)) report("  call #" + i + " at " + Findings.hex(nearestPlaced.getOrDefault(c.key(), -1L)) + " consumedAt " + Findings.hex(c.consumedAt) + " " + c.path);
+        }
+      }
+    }
     if (nearestExact.findings.total() == 0) return nearestExact.result(properties, System.nanoTime() - start, null);
     report("the exact replay of the nearest-candidate placement leaves " + nearestExact.findings.total() + " violations; the first-fit placement next");
+    if (DEBUG_FIRST > 0) { // diagnostics: the earliest violations of the nearest-candidate placement, in zxid order
+      List<Findings.Found> first = new ArrayList<>(nearestExact.findings.kept());
+      first.sort(java.util.Comparator.comparingLong(Findings.Found::determinedAt));
+      for (Findings.Found f : first.subList(0, Math.min(DEBUG_FIRST, first.size()))) report("  first: " + f.property() + " " + f.explanation());
+    }
     // else the first-fit proposal, from which the repair and the search start as they always did: measured, neither
     // proposal's violations are a subset of the other's, and the repair's moves were tuned from this one
     Attempt proposal = attempt(history, Map.of(), true);
