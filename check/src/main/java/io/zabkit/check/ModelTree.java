@@ -525,6 +525,14 @@ final class ModelTree {
     findings.counterViolation(Property.LinearizableWrites, "sequential create at zxid " + Findings.hex(z) + " returned "
         + created + " but the parent's cversion there is " + parent.cversion + " (expected " + expected + ")",
         seen >= 0 ? seen - parent.cversion : 0, w, parent.cause);
+    if (seen >= 0) {
+      // count on from the number the reply shows: one wrong count is then reported once, not again at every later
+      // sequential create under the parent. Only the count of follow-on findings changes: this violation stays
+      // recorded, so a replay that has it is never clean, and one without it is as before; the step reads only
+      // the parent's children and this known reply, like every other step (the search's locality holds)
+      Snap p = current(parentPath);
+      logFor(parentPath).add(p.withChildren(z, seen, p.pzxid, p.numChildren, p.childHash, w));
+    }
     return created;
   }
 
