@@ -65,6 +65,9 @@ final class ListingInference {
   /** A candidate and the interval (lo, hi] of zxids it must take, from the changes it explains. */
   private record Request(Call call, long lo, long hi, String named, int order) {}
 
+  /** ZK_CHECK_DEBUG_CALLS=i,j: print where the listings put the operations invoked at those indexes (diagnostics). */
+  private static final String DEBUG = System.getenv("ZK_CHECK_DEBUG_CALLS") == null ? null : "," + System.getenv("ZK_CHECK_DEBUG_CALLS") + ",";
+
   private final Map<Call, Request> requests = new java.util.IdentityHashMap<>();
   private final Map<String, List<long[]>> requestedByPath = new HashMap<>();
   /** Per parent: the sequence numbers of the names requested so far, and how many :info creates were placed per zxid. */
@@ -128,8 +131,6 @@ final class ListingInference {
    * write may take (known writes, slots already given, zxids an observation names); {@code floor}: see
    * {@link ZkChecker.Floor}.
    */
-  private static final String DEBUG = System.getenv("ZK_CHECK_DEBUG_CALLS") == null ? null : "," + System.getenv("ZK_CHECK_DEBUG_CALLS") + ",";
-
   void place(List<Call> writes, InfoWrites info, java.util.function.LongPredicate taken, ZkChecker.Floor floor) {
     // known child changes: path -> zxids at which a known write (or a known session end) created or removed it
     Map<String, List<Long>> changes = new HashMap<>();

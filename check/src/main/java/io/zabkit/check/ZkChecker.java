@@ -48,6 +48,9 @@ public final class ZkChecker {
     if (progress != null) progress.accept(what);
   }
 
+  /** ZK_CHECK_DEBUG_FIRST=N prints the nearest-candidate placement's N earliest violations (diagnostics only). */
+  private static final int DEBUG_FIRST = Integer.parseInt(System.getenv().getOrDefault("ZK_CHECK_DEBUG_FIRST", "0"));
+
   /** Convenience: checks a history file. */
   public static Result checkFile(Path history) {
     return new ZkChecker().check(History.file(history));
@@ -60,9 +63,6 @@ public final class ZkChecker {
    * replayed again with every indeterminate operation decided (at its slot, or absent) and no excuse for them. That
    * exact replay is VALID or its violations go to the {@link ExhaustiveSearch}, the only source of INVALID.
    */
-  /** ZK_CHECK_DEBUG_FIRST=N prints the nearest-candidate placement's N earliest violations (diagnostics only). */
-  private static final int DEBUG_FIRST = Integer.parseInt(System.getenv().getOrDefault("ZK_CHECK_DEBUG_FIRST", "0"));
-
   public Result check(History history) {
     long start = System.nanoTime();
     // first the nearest-candidate proposal (listings, floors, every observation of a zxid): when its exact replay is
