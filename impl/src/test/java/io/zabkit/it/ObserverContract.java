@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -15,9 +14,7 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs.Ids;
 import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Observers as ZooKeeper 3.9 defines them: 3 voters and one observer (server 4: a ":observer" server line,
@@ -26,27 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * leader counts it among its synced observers, not its followers; the ensemble commits with the
  * observer killed, and the observer, back, catches up.
  */
-abstract class ObserverContract {
+abstract class ObserverContract extends ProcessEnsembleContract {
     static final int OBSERVER = ProcessEnsemble.SIZE + 1;
-    /** An election, the observer's sync. */
-    static final long QUORUM_WAIT_S = 60;
-
-    @TempDir
-    Path dir;
-    ProcessEnsemble ensemble;
-    private final List<ZooKeeper> clients = new java.util.ArrayList<>();
-
-    abstract ProcessEnsemble.Kind kind();
-
-    @AfterEach
-    void stop() throws Exception {
-        for (ZooKeeper zk : clients) {
-            zk.close(1_000);
-        }
-        if (ensemble != null) {
-            ensemble.close();
-        }
-    }
 
     private ZooKeeper clientOf(int id) throws Exception {
         ZooKeeper zk = Clients.connect("127.0.0.1:" + ensemble.clientPort(id));

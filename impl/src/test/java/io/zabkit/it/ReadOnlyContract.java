@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -19,9 +18,7 @@ import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs.Ids;
 import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Read-only mode as ZooKeeper 3.9 defines it ({@code -Dreadonlymode.enabled=true} on every server, and
@@ -34,28 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * canBeReadOnly never connects. When a quorum is back, the read-only client moves to a read-write server by
  * itself (the Java client's isro probe, or the read-only server closing its connections) and writes again.
  */
-abstract class ReadOnlyContract {
+abstract class ReadOnlyContract extends ProcessEnsembleContract {
     static final String READ_ONLY_FLAG = "-Dreadonlymode.enabled=true";
-    /** The quorum's comings and goings: an election, a follower's syncLimit, the 2 s grace. */
-    static final long QUORUM_WAIT_S = 60;
     static final byte[] DATA = "v1".getBytes(StandardCharsets.UTF_8);
-
-    @TempDir
-    Path dir;
-    ProcessEnsemble ensemble;
-    private final List<ZooKeeper> clients = new java.util.ArrayList<>();
-
-    abstract ProcessEnsemble.Kind kind();
-
-    @AfterEach
-    void stop() throws Exception {
-        for (ZooKeeper zk : clients) {
-            zk.close(1_000);
-        }
-        if (ensemble != null) {
-            ensemble.close();
-        }
-    }
 
     /** A client whose every connection-state event is recorded; {@code canBeReadOnly} as the API's flag. */
     private ZooKeeper client(String connectString, Clients.Events events, boolean canBeReadOnly) throws Exception {
