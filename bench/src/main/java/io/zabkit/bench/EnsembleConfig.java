@@ -16,8 +16,8 @@ public record EnsembleConfig(SystemUnderTest system, int servers, boolean forceS
         int syncLimitTicks, Path repoRoot, String zookeeperClasspath, boolean assertions, int serverHeapMb) {
 
     public EnsembleConfig {
-        if (servers < 1 || servers > 9) {
-            throw new IllegalArgumentException("servers must be 1..9 (one 127.0.0.x address each), got " + servers);
+        if (servers < 1 || servers > 15) {
+            throw new IllegalArgumentException("servers must be 1..15 (one 127.0.0.x address each), got " + servers);
         }
         if (tickTimeMs < 100 || initLimitTicks < 1 || syncLimitTicks < 1) {
             throw new IllegalArgumentException("tickTime >= 100 ms, initLimit >= 1 and syncLimit >= 1 required");

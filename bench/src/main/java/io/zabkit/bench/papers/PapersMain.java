@@ -50,7 +50,7 @@ public final class PapersMain {
                             quick ? List.of(1, 4) : List.of(1, 10, 20), quick ? 200 : 2_000, quick ? 3 : 10, log);
                 }
                 if (parts.contains("fig5")) {
-                    ZooKeeperPaper.fig5(out, systems, quick ? List.of(3) : List.of(3, 5, 7),
+                    ZooKeeperPaper.fig5(out, systems, quick ? List.of(3) : List.of(3, 5, 7, 9, 13),
                             quick ? List.of(0, 100) : List.of(0, 20, 40, 60, 80, 100), quick ? 4 : 20, 100,
                             quick ? 0.5 : 1, quick ? 1 : 3, log);
                 }
