@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -66,7 +67,22 @@ final class ListingInference {
   private record Request(Call call, long lo, long hi, String named, int order) {}
 
   /** ZK_CHECK_DEBUG_CALLS=i,j: print where the listings put the operations invoked at those indexes (diagnostics). */
-  private static final String DEBUG = System.getenv("ZK_CHECK_DEBUG_CALLS") == null ? null : "," + System.getenv("ZK_CHECK_DEBUG_CALLS") + ",";
+  private static final Set<Long> DEBUG = debugCalls();
+
+  /** The invocation indexes ZK_CHECK_DEBUG_CALLS names; empty when it is unset. */
+  static Set<Long> debugCalls() {
+    String value = System.getenv("ZK_CHECK_DEBUG_CALLS");
+    Set<Long> calls = new java.util.HashSet<>();
+    if (value == null) return calls;
+    for (String i : value.split(",")) {
+      try {
+        calls.add(Long.parseLong(i.trim()));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("ZK_CHECK_DEBUG_CALLS must list invocation indexes like 12,40, got '" + value + "'");
+      }
+    }
+    return calls;
+  }
 
   private final Map<Call, Request> requests = new java.util.IdentityHashMap<>();
   private final Map<String, List<long[]>> requestedByPath = new HashMap<>();
@@ -211,7 +227,7 @@ final class ListingInference {
       for (long s = r.lo + 1, n = 0; s <= r.hi && n < 100_000; s++, n++) {
         if ((s & 0xffffffffL) == 0 || taken.test(s) || given.contains(s)) continue; // (counter 0 of an epoch: no transaction)
         given.add(s);
-        if (DEBUG != null && DEBUG.contains("," + r.call.invokeIndex() + ",")) System.err.println("listing request #" + r.call.invokeIndex() + " (" + Findings.hex(r.lo) + ", " + Findings.hex(r.hi) + "] " + r.named + " at " + Findings.hex(s));
+        if (DEBUG.contains(r.call.invokeIndex())) System.err.println("listing request #" + r.call.invokeIndex() + " (" + Findings.hex(r.lo) + ", " + Findings.hex(r.hi) + "] " + r.named + " at " + Findings.hex(s));
         info.placeAt(r.call, s, r.named);
         break;
       }

@@ -49,7 +49,17 @@ public final class ZkChecker {
   }
 
   /** ZK_CHECK_DEBUG_FIRST=N prints the nearest-candidate placement's N earliest violations (diagnostics only). */
-  private static final int DEBUG_FIRST = Integer.parseInt(System.getenv().getOrDefault("ZK_CHECK_DEBUG_FIRST", "0"));
+  private static final int DEBUG_FIRST = debugFirst(System.getenv("ZK_CHECK_DEBUG_FIRST"));
+  /** ZK_CHECK_DEBUG_CALLS=i,j prints where the nearest-candidate placement put those invocations (diagnostics only). */
+  private static final java.util.Set<Long> DEBUG_CALLS = ListingInference.debugCalls();
+
+  private static int debugFirst(String value) {
+    try {
+      return value == null ? 0 : Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("ZK_CHECK_DEBUG_FIRST must be a count of violations, got '" + value + "'");
+    }
+  }
 
   /** Convenience: checks a history file. */
   public static Result checkFile(Path history) {
@@ -70,20 +80,9 @@ public final class ZkChecker {
     Attempt nearest = attempt(history, Map.of(), true, true);
     Map<Long, Long> nearestPlaced = decidedAll(nearest);
     Attempt nearestExact = attempt(history, nearestPlaced, false);
-    if (System.getenv("ZK_CHECK_DEBUG_CALLS") != null) { // diagnostics: where the nearest-candidate placement put these
-      for (String i : System.getenv("ZK_CHECK_DEBUG_CALLS").split(",")) {
-        for (Call c : nearest.indeterminate) {
-          if (c.invokeIndex() == Long.parseLong(i)) report("  call #" + i + " at " + Findings.hex(nearestPlaced.getOrDefault(c.key(), -1L)) + " consumedAt " + Findings.hex(c.consumedAt) + " " + c.path);
-        }
-      }
-    }
+    reportNearestDiagnostics(nearest, nearestPlaced, nearestExact);
     if (nearestExact.findings.total() == 0) return nearestExact.result(properties, System.nanoTime() - start, null);
     report("the exact replay of the nearest-candidate placement leaves " + nearestExact.findings.total() + " violations; the first-fit placement next");
-    if (DEBUG_FIRST > 0) { // diagnostics: the earliest violations of the nearest-candidate placement, in zxid order
-      List<Findings.Found> first = new ArrayList<>(nearestExact.findings.kept());
-      first.sort(java.util.Comparator.comparingLong(Findings.Found::determinedAt));
-      for (Findings.Found f : first.subList(0, Math.min(DEBUG_FIRST, first.size()))) report("  first: " + f.property() + " " + f.explanation());
-    }
     // else the first-fit proposal, from which the repair and the search start as they always did: measured, neither
     // proposal's violations are a subset of the other's, and the repair's moves were tuned from this one
     Attempt proposal = attempt(history, Map.of(), true);
@@ -276,6 +275,18 @@ public final class ZkChecker {
 
     Result result(Set<Property> properties, long nanos, String undecided) {
       return new Result(findings.verdicts(properties), ops, nanos, undecided, placements);
+    }
+  }
+
+  /** ZK_CHECK_DEBUG_CALLS and ZK_CHECK_DEBUG_FIRST: where the nearest-candidate placement put given invocations, and its earliest violations. */
+  private void reportNearestDiagnostics(Attempt nearest, Map<Long, Long> placed, Attempt exact) {
+    for (Call c : nearest.indeterminate) {
+      if (DEBUG_CALLS.contains(c.invokeIndex())) report("  call #" + c.invokeIndex() + " at " + Findings.hex(placed.getOrDefault(c.key(), -1L)) + " consumedAt " + Findings.hex(c.consumedAt) + " " + c.path);
+    }
+    if (DEBUG_FIRST > 0 && exact.findings.total() > 0) {
+      List<Findings.Found> first = new ArrayList<>(exact.findings.kept());
+      first.sort(java.util.Comparator.comparingLong(Findings.Found::determinedAt));
+      for (Findings.Found f : first.subList(0, Math.min(DEBUG_FIRST, first.size()))) report("  first: " + f.property() + " " + f.explanation());
     }
   }
 
