@@ -2,7 +2,7 @@
 # Every target needs root (network namespaces, iptables); everything it creates is removed at
 # the end of the run, also when it fails or is interrupted (`make campaign-clean` for runs that
 # were killed with SIGKILL).
-.PHONY: campaign-deps campaign-unit campaign campaign-ci campaign-all campaign-demo campaign-curate campaign-clean
+.PHONY: campaign-deps campaign-unit campaign campaign-ci campaign-all campaign-scale campaign-demo campaign-curate campaign-clean
 
 CAMPAIGN_SYSTEM ?= zookeeper
 CAMPAIGN_WORKLOAD ?= register
@@ -45,6 +45,19 @@ campaign-demo: campaign-deps ## a newcomer's campaign: register under kill+parti
 	$(LEIN) run curate && \
 	echo "campaign-demo: verdicts above; table results/campaigns/TABLE.md, plots results/campaigns/plots/, full runs jepsen/store/latest" && \
 	exit $$rc
+
+# Availability at Jepsen's scale (issue 20, item 6): register under each fault family alone, 10
+# faults each (one every 8 s: 4 s quiet, 4 s of fault, 80 s), both systems with one schedule seed,
+# so both meet the same targets in the same order; then one CDF per family with both systems.
+# About 25 minutes on the shared 2-core machine. SCALE_SEED picks the schedule.
+SCALE_SEED ?= 20261125
+SCALE_NEMESES := kill;pause;partition;loss;clock
+SCALE_ARGS := --systems zookeeper,zabkit --workloads register --nemeses "$(SCALE_NEMESES)" --nodes 3 \
+  --time-limit 80 --nemesis-interval 4 --rate 40 --concurrency 5 --seed $(SCALE_SEED)
+
+campaign-scale: campaign-deps ## each fault family 10 times on both systems (one seed), then availability CDFs in results/availability/campaigns-scale/ (~25 min)
+	@rc=0; $(LEIN) run test-all $(SCALE_ARGS) || rc=$$?; \
+	$(LEIN) run availability-report $(SCALE_ARGS) --out $(ROOT)/results/availability/campaigns-scale && exit $$rc
 
 campaign-curate: campaign-deps ## rebuild results/campaigns/ from rows.edn and the latest run of each test in jepsen/store (newer run wins)
 	$(LEIN) run curate

@@ -81,6 +81,7 @@
    [nil "--ssh-dir DIR" "ssh backend: where each host keeps the run's files (config, data, logs, jars; removed at the end)"
     :default "/tmp/zabkit-campaign" :validate [#(str/starts-with? % "/") "must be an absolute path"]]
    [nil "--store DIR" "store root" :default "store"]
+   [nil "--out DIR" "availability-report: where summary.md/.tsv and the CDF plots go" :default nil]
    [nil "--strict" "an unknown verdict fails too (exit 1), as CI wants: a check that could not decide is not a pass"]
    [nil "--systems LIST" "test-all: systems" :default "zookeeper,zabkit"]
    [nil "--workloads LIST" "test-all: workloads" :default (str/join "," workload-names)]
@@ -92,6 +93,8 @@
        "       lein run test-all [OPTIONS] the matrix (--systems, --workloads, --nemeses)\n"
        "       lein run clean              remove namespaces left by killed runs\n"
        "       lein run curate             results/campaigns/TABLE.md from the latest run of each test\n"
+       "       lein run availability-report --out DIR [--systems --workloads W --nemeses]\n"
+       "                                   per fault family, both systems: waits as CDFs (PNG, SVG) and a table\n"
        "       lein run zookeeper-lib      resolve --zookeeper-version (default 3.9.4) and print its jars' directory\n\nOptions:\n" summary
        "\n\nNemeses: " (str/join ", " (nemesis/all-nemesis-names)) ", all\n"))
 
@@ -276,6 +279,22 @@
                        (or (:store r) (:error r)))))
     (if (some #(= 1 (:exit %)) @rows) 1 (if (every? #(zero? (:exit %)) @rows) 0 2))))
 
+(defn availability-report!
+  "The availability report (zabkit.campaign.availability) over the latest run of each system x
+  nemesis set of one workload: what test-all just ran with the same options."
+  [opts]
+  (let [wls (str/split (:workloads opts) #",")
+        _ (when-not (= 1 (count wls))
+            (throw (ex-info "availability-report: give one workload (--workloads register)" {:type :usage})))
+        _ (when-not (:out opts) (throw (ex-info "availability-report: --out DIR is required" {:type :usage})))
+        tname (requiring-resolve 'zabkit.campaign.core/test-name)
+        dirs (for [sys (str/split (:systems opts) #","), nem (str/split (:nemeses opts) #";")]
+               (io/file (:store opts) (tname (assoc opts :system (keyword sys) :workload (keyword (first wls)) :nemesis nem))
+                        "latest"))
+        runs (mapv (requiring-resolve 'zabkit.campaign.availability/read-run) dirs)]
+    ((requiring-resolve 'zabkit.campaign.availability/write-report!) runs (io/file (:out opts)))
+    0))
+
 (defn clean!
   "Removes namespaces left by campaigns that died without cleaning up (killing the processes
   inside them first: they were started by those campaigns)."
@@ -369,6 +388,7 @@
                    (= cmd "test") (:exit (strict-exit options (run-campaign! options)))
                    (= cmd "test-all") (test-all! options)
                    (= cmd "clean") (clean!)
+                   (= cmd "availability-report") (availability-report! options)
                    ;; for scripts that build on a release's jars (bin/fork-selftest): resolve it, say where
                    (= cmd "zookeeper-lib") (let [v (or (:zookeeper-version options) sut/pinned-version)
                                                  o (sut/resolve! {:system :zookeeper :zookeeper-version v} (db/repo-root))]

@@ -188,7 +188,7 @@
         rows (sort-by (juxt :workload :nemesis :nodes :system) (concat ran (not-run-rows ran)))
         plots (io/file out-dir "plots")]
     (.mkdirs plots)
-    (doseq [{:keys [dir results]} runs, f ["latency-raw.png" "rate.png"]
+    (doseq [{:keys [dir results]} runs, f ["latency-raw.png" "latency-raw.svg" "rate.png" "rate.svg"]
             :let [src (io/file dir f)]
             :when (and (.exists src) (= (run-stamp dir) (:run (some #(when (= (:name %) (:name results)) %) ran))))]
       (io/copy src (io/file plots (str (:name results) "-" f))))

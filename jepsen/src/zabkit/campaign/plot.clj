@@ -1,8 +1,10 @@
 (ns zabkit.campaign.plot
-  "PNG plots with JFreeChart, Jepsen's perf plots in spirit: latency of every op over time
-  (latency-raw.png, log scale, by :f and outcome) and throughput per second (rate.png), both with
-  every fault interval shaded and labelled."
+  "Plots with JFreeChart, PNG and SVG, Jepsen's perf plots in spirit: latency of every op over
+  time (latency-raw, log scale, colour by :f and marker by outcome: ok a dot, fail a cross, info a
+  triangle, as Jepsen's) and throughput per second (rate), both with every fault interval shaded
+  and labelled."
   (:require [clojure.java.io :as io]
+            [clojure.string :as str]
             [zabkit.campaign.history :as h]
             [zabkit.campaign.nemesis :as nemesis]
             [zabkit.campaign.util :as u])
@@ -12,8 +14,25 @@
            (org.jfree.chart.renderer.xy XYLineAndShapeRenderer)
            (org.jfree.data.xy XYSeries XYSeriesCollection)
            (org.jfree.chart.ui RectangleAnchor TextAnchor)
-           (java.awt Color BasicStroke Font)
+           (org.jfree.svg SVGGraphics2D)
+           (org.jfree.chart.util ShapeUtils)
+           (java.awt Color BasicStroke Font Rectangle Shape)
            (java.awt.geom Ellipse2D$Double)))
+
+(defn save-chart!
+  "chart as base.png and base.svg in dir."
+  [^JFreeChart chart dir base width height]
+  (assert (and (pos? width) (pos? height)))
+  (ChartUtils/saveChartAsPNG (io/file dir (str base ".png")) chart (int width) (int height))
+  (let [g (SVGGraphics2D. (int width) (int height))]
+    (.draw chart g (Rectangle. 0 0 (int width) (int height)))
+    (spit (io/file dir (str base ".svg")) (.getSVGDocument g))))
+
+(def outcome-shapes
+  "Jepsen's markers: the outcome reads from the shape, not only from the colour."
+  {:ok (Ellipse2D$Double. -1.5 -1.5 3 3)
+   :fail (ShapeUtils/createDiagonalCross 3.0 0.7)
+   :info (ShapeUtils/createUpTriangle 3.0)})
 
 (def fault-colors
   {:kill (Color. 255 120 120 70) :pause (Color. 255 200 80 70) :partition (Color. 120 160 255 70)
@@ -71,9 +90,16 @@
             (max 0.1 (/ (- (:time comp) (:time inv)) 1e6))))
     (doseq [s (vals series)] (.addSeries lat s))
     (let [y (doto (LogarithmicAxis. "latency (ms)") (.setAllowNegativesFlag false))
-          c (chart (str (:name test) " latency") lat y false)]
+          c (chart (str (:name test) " latency") lat y false)
+          r (.getRenderer (.getXYPlot c))
+          fs (vec (distinct (map #(first (str/split (str %) #" ")) (keys series))))]
+      ;; colour by :f, shape by outcome ("read ok", "read fail", "read info")
+      (doseq [[i k] (map-indexed vector (keys series))
+              :let [[f outcome] (str/split k #" ")]]
+        (.setSeriesPaint r i (nth palette (mod (.indexOf ^java.util.List fs f) (count palette))))
+        (.setSeriesShape r i ^Shape (outcome-shapes (keyword outcome) (outcome-shapes :ok))))
       (shade! (.getXYPlot c) intervals)
-      (ChartUtils/saveChartAsPNG (io/file store "latency-raw.png") c 1000 500))
+      (save-chart! c store "latency-raw" 1000 500))
     ;; throughput: completions per second, by :f (ok only) and all failures
     (let [rate (XYSeriesCollection.)
           bucket (fn [comp] (long (u/ns->s (:time comp))))
@@ -86,4 +112,4 @@
           (.addSeries rate s)))
       (let [c (chart (str (:name test) " throughput") rate (NumberAxis. "ops/s") true)]
         (shade! (.getXYPlot c) intervals)
-        (ChartUtils/saveChartAsPNG (io/file store "rate.png") c 1000 500)))))
+        (save-chart! c store "rate" 1000 500)))))

@@ -9,11 +9,8 @@
             [zabkit.campaign.history :as h]
             [zabkit.campaign.plot :as plot]
             [zabkit.campaign.util :as u])
-  (:import (org.jfree.chart JFreeChart ChartUtils)
-           (org.jfree.chart.axis NumberAxis LogarithmicAxis)
-           (org.jfree.data.xy XYSeries XYSeriesCollection)
-           (org.jfree.svg SVGGraphics2D)
-           (java.awt Rectangle)))
+  (:import (org.jfree.chart.axis NumberAxis LogarithmicAxis)
+           (org.jfree.data.xy XYSeries XYSeriesCollection)))
 
 (def sample-interval-ms 5000)
 (def latency-window-s 30)
@@ -68,12 +65,6 @@
            {:t-s (* w latency-window-s) :n (count ms)
             :p50-ms (u/percentile ms 0.5) :p99-ms (u/percentile ms 0.99) :max-ms (peek ms)}))))
 
-(defn- save! [^JFreeChart c store base]
-  (ChartUtils/saveChartAsPNG (io/file store (str base ".png")) c 1000 450)
-  (let [g (SVGGraphics2D. 1000 450)]
-    (.draw c g (Rectangle. 0 0 1000 450))
-    (spit (io/file store (str base ".svg")) (.getSVGDocument g))))
-
 (defn write!
   "resources.edn and the two plots into store."
   [store test history samples]
@@ -92,7 +83,7 @@
           (.addSeries data s))
         (let [c (plot/chart (str (:name test) ": server memory") data (NumberAxis. "resident memory (MiB)") true)]
           (plot/shade! (.getXYPlot c) intervals)
-          (save! c store "memory"))))
+          (plot/save-chart! c store "memory" 1000 450))))
     (when (seq windows)
       (let [data (XYSeriesCollection.)]
         (doseq [[k label] [[:p50-ms "p50"] [:p99-ms "p99"] [:max-ms "max"]]
@@ -102,4 +93,4 @@
         (let [y (doto (LogarithmicAxis. "latency of ok ops (ms)") (.setAllowNegativesFlag false))
               c (plot/chart (str (:name test) ": latency over time") data y true)]
           (plot/shade! (.getXYPlot c) intervals)
-          (save! c store "latency-windows"))))))
+          (plot/save-chart! c store "latency-windows" 1000 450))))))
