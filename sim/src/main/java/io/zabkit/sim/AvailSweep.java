@@ -162,7 +162,7 @@ public final class AvailSweep {
         // CPU cost above: the settings where the windows reach into System S's 3-100 s
         AvailSim.Setting production = new AvailSim.Setting(5, 200, 1000, 2000, 10, 5, 30_000,
                 AvailSim.Fault.LEADER_KILL, 20, new AvailServer.Cpu(0, 10), 1, boundMs);
-        plan.add(new Series("production", "clients", large ? List.of(200, 1000, 2000, 5000) : List.of(200, 1000, 2000),
+        plan.add(new Series("production", "clients", large ? List.of(200, 1000, 2000, 5000) : List.of(200, 1000),
                 ALL_FAULTS, production));
         return plan;
     }
