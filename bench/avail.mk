@@ -41,11 +41,12 @@ avail-fig8: bench-build ## seed 004 Fig 8: 5 servers at 30% writes, kills and re
 # Issue 20 item 4: the same windows in the deterministic simulator (sim/.../AvailSweep), at scale
 # (thousands of clients, millions of watches), sweeping tickTime, initLimit, syncLimit, the session
 # timeout, clients, watches per client, the server's CPU per watch and the fault kind; plus bench/avail's
-# own points for calibration. About a minute or two here; AVAIL_SIM_ARGS='--large' goes to 5,000 clients.
+# own points for calibration. About 5 min at load 30; AVAIL_SIM_ARGS=--full adds 2,000 clients (the committed run),
+# --large 5,000 clients and 10,000 watches per client.
 AVAIL_SIM_OUT ?= $(if $(QUICK),$(ROOT)/sim/target/avail-sim-quick,$(ROOT)/results/availability/sim)
 AVAIL_SIM_ARGS ?=
 .PHONY: avail-sim
-avail-sim: sim-build bench-build ## simulator sweeps of the watch-unavailable window (results/availability/sim/; QUICK=1, AVAIL_SIM_ARGS='--large --seeds 3')
+avail-sim: sim-build bench-build ## simulator sweeps of the watch-unavailable window (results/availability/sim/ with AVAIL_SIM_ARGS=--full; QUICK=1, --large, --seeds K)
 	@mkdir -p $(AVAIL_SIM_OUT)
 	set -o pipefail; cd $(ROOT) && nice java -ea -Xmx3g -cp "$(ROOT)/sim/target/classes:$$(cat $(ROOT)/sim/target/classpath.txt)" \
 	  io.zabkit.sim.AvailSweep --out "$(AVAIL_SIM_OUT)" $(if $(QUICK),--quick,) $(AVAIL_SIM_ARGS) \

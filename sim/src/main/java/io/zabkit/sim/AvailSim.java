@@ -65,7 +65,9 @@ final class AvailSim {
     private final SimPeerNetwork peers;
     private final List<AvailServer> servers = new ArrayList<>();
     private final List<AvailClient> subscribers = new ArrayList<>();
-    private final AvailClient publisher;
+    private final List<String> topics = new ArrayList<>();
+    /** Made once the ensemble serves: at home on a follower that survives every fault, as bench/avail's is. */
+    private AvailClient publisher;
     private final Prng draws;
 
     AvailSim(Setting s) {
@@ -103,13 +105,9 @@ final class AvailSim {
             servers.add(server);
             network.attach(id, server);
         }
-        List<String> topics = new ArrayList<>();
         for (int t = 0; t < s.watchesPerClient(); t++) {
             topics.add(String.format("/avail/t%06d", t));
         }
-        this.publisher = new AvailClient(FIRST_CLIENT - 1, order(0), s.sessionTimeoutMs(), true, topics, clock,
-                network);
-        network.attach(FIRST_CLIENT - 1, publisher);
         for (int i = 0; i < s.clients(); i++) {
             AvailClient c = new AvailClient(FIRST_CLIENT + i, order(i), s.sessionTimeoutMs(), false, topics, clock,
                     network);
@@ -148,7 +146,7 @@ final class AvailSim {
             peers.attach(server.node().address(), server); // the core attached itself; the pause goes between
         }
         runUntil(() -> servingServers() == s.servers(), 60_000, "the ensemble to serve");
-        publisher.start();
+        startPublisher();
         runUntil(publisher::topicsCreated, 60_000, "the publisher to create " + s.watchesPerClient() + " topics");
         subscribers.forEach(AvailClient::start);
         runUntil(() -> subscribers.stream().allMatch(AvailClient::watching), 120_000,
@@ -199,6 +197,31 @@ final class AvailSim {
         return new Outcome(s, w, disconnects.size(), unsettled, servingMs, expiries, median(disconnects),
                 median(reconnects), median(rewatches), (System.nanoTime() - wallStart) / 1_000_000,
                 clock.nowMs() - faultMs, trace.hash());
+    }
+
+    /**
+     * bench/avail's writer: at home on the last follower (the follower kill takes the first), then the
+     * servers in id order.
+     */
+    private void startPublisher() {
+        List<Integer> followers = new ArrayList<>();
+        for (AvailServer x : servers) {
+            if (!x.node().core().zab().isServingLeader()) {
+                followers.add(x.node().address());
+            }
+        }
+        int home = followers.get(followers.size() - 1);
+        int[] order = new int[s.servers()];
+        order[0] = home;
+        int k = 1;
+        for (AvailServer x : servers) {
+            if (x.node().address() != home) {
+                order[k++] = x.node().address();
+            }
+        }
+        publisher = new AvailClient(FIRST_CLIENT - 1, order, s.sessionTimeoutMs(), true, topics, clock, network);
+        network.attach(FIRST_CLIENT - 1, publisher);
+        publisher.start();
     }
 
     /** The fault; returns the server it hit. */
@@ -266,10 +289,12 @@ final class AvailSim {
         }
         network.deliver();
         peers.deliver();
-        if (writeFrom >= 0 && (clock.nowMs() - writeFrom) % periodMs == 0) {
-            publisher.publish();
+        if (publisher != null) {
+            if (writeFrom >= 0 && (clock.nowMs() - writeFrom) % periodMs == 0) {
+                publisher.publish();
+            }
+            publisher.step();
         }
-        publisher.step();
         for (AvailClient c : subscribers) {
             c.step();
         }

@@ -29,6 +29,7 @@ public final class AvailSweep {
         Path out = Path.of("results/availability/sim");
         boolean quick = false;
         boolean large = false;
+        boolean full = false;
         long seed = 1;
         int seeds = 1;
         long wallBoundMs = 60_000;
@@ -38,19 +39,20 @@ public final class AvailSweep {
                 case "--out" -> out = Path.of(args[++i]);
                 case "--quick" -> quick = true;
                 case "--large" -> large = true;
+                case "--full" -> full = true;
                 case "--seed" -> seed = Long.parseLong(args[++i]);
                 case "--seeds" -> seeds = Integer.parseInt(args[++i]);
                 case "--wall-s" -> wallBoundMs = Long.parseLong(args[++i]) * 1000;
                 case "--bound-s" -> boundMs = Long.parseLong(args[++i]) * 1000;
                 default -> {
-                    System.err.println("usage: AvailSweep [--out DIR] [--quick] [--large] [--seed N] [--seeds K]"
+                    System.err.println("usage: AvailSweep [--out DIR] [--quick] [--full] [--large] [--seed N] [--seeds K]"
                             + " [--wall-s S] [--bound-s S]");
                     System.exit(2);
                 }
             }
         }
         Files.createDirectories(out);
-        List<Series> plan = plan(quick, large, boundMs);
+        List<Series> plan = plan(quick, full, large, boundMs);
         int total = 0;
         for (Series s : plan) {
             total += s.values().size() * s.faults().size() * seeds;
@@ -126,9 +128,10 @@ public final class AvailSweep {
     /**
      * The default plan. Base: bench/avail's ensemble (5 servers, tickTime 1000 ms, initLimit 10,
      * syncLimit 2, session 10 s) with 200 subscribers of 1,000 watches and 20 changes a second; the
-     * calibration series is bench/avail's own points (100 changes a second, N up to 100).
+     * calibration series is bench/avail's own points (100 changes a second, N up to 100). --full adds
+     * 2,000 clients to the client-count series (the committed run), --large 5,000 and 10,000 watches.
      */
-    private static List<Series> plan(boolean quick, boolean large, long boundMs) {
+    private static List<Series> plan(boolean quick, boolean full, boolean large, long boundMs) {
         AvailServer.Cpu free = AvailServer.Cpu.FREE;
         AvailSim.Setting real = new AvailSim.Setting(5, 5, 1000, 1000, 10, 2, 10_000, AvailSim.Fault.LEADER_KILL, 100,
                 free, 1, boundMs);
@@ -145,7 +148,8 @@ public final class AvailSweep {
             return plan;
         }
         plan.add(new Series("calibrate", "clients", List.of(5, 25, 50, 100), realFaults, real));
-        plan.add(new Series("clients", "clients", large ? List.of(100, 1000, 2000, 5000) : List.of(100, 1000, 2000),
+        plan.add(new Series("clients", "clients", large ? List.of(100, 1000, 2000, 5000)
+                : full ? List.of(100, 1000, 2000) : List.of(100, 1000),
                 ALL_FAULTS, base));
         plan.add(new Series("watches", "watches_per_client", large ? List.of(1, 100, 1000, 10_000)
                 : List.of(1, 100, 1000, 4000), List.of(AvailSim.Fault.LEADER_KILL, AvailSim.Fault.LEADER_PAUSE), base));
@@ -156,14 +160,14 @@ public final class AvailSweep {
         // What the simulator leaves out, put back as a cost: the server's CPU per watch re-registered
         plan.add(new Series("cpu", "cpu_us_per_watch", List.of(0, 2, 10, 50), ALL_FAULTS, base));
         plan.add(new Series("cpuClients", "clients", large ? List.of(100, 500, 1000, 2000, 5000)
-                : List.of(100, 500, 1000, 2000), List.of(AvailSim.Fault.LEADER_KILL, AvailSim.Fault.FOLLOWER_KILL),
-                withCpu(base, 10)));
+                : full ? List.of(100, 500, 1000, 2000) : List.of(100, 500, 1000),
+                List.of(AvailSim.Fault.LEADER_KILL, AvailSim.Fault.FOLLOWER_KILL), withCpu(base, 10)));
         // ZooKeeper's sample zoo.cfg (tickTime 2000, initLimit 10, syncLimit 5) with a 30 s session and the
         // CPU cost above: the settings where the windows reach into System S's 3-100 s
         AvailSim.Setting production = new AvailSim.Setting(5, 200, 1000, 2000, 10, 5, 30_000,
                 AvailSim.Fault.LEADER_KILL, 20, new AvailServer.Cpu(0, 10), 1, boundMs);
-        plan.add(new Series("production", "clients", large ? List.of(200, 1000, 2000, 5000) : List.of(200, 1000),
-                ALL_FAULTS, production));
+        plan.add(new Series("production", "clients", large ? List.of(200, 1000, 2000, 5000)
+                : full ? List.of(200, 1000, 2000) : List.of(200, 1000), ALL_FAULTS, production));
         return plan;
     }
 
