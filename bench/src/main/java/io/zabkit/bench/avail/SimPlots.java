@@ -114,6 +114,8 @@ public final class SimPlots {
         plot.setRenderer(r);
         IntervalMarker band = new IntervalMarker(3_000, 100_000, new Color(255, 200, 120, 60));
         band.setLabel("System S leader crash: 3-100 s");
+        band.setLabelAnchor(org.jfree.chart.ui.RectangleAnchor.TOP_RIGHT);
+        band.setLabelTextAnchor(org.jfree.chart.ui.TextAnchor.TOP_RIGHT);
         plot.addRangeMarker(band);
         double hi = Math.max(200_000, plot.getRangeAxis().getUpperBound());
         plot.getRangeAxis().setRange(1, hi);
