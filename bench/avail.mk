@@ -37,3 +37,19 @@ avail-fig8: bench-build ## seed 004 Fig 8: 5 servers at 30% writes, kills and re
 	set -o pipefail; cd $(ROOT) && nice java -Djava.awt.headless=true -cp "$(PAPERS_CP)" \
 	  io.zabkit.bench.papers.PapersMain fig8 --out "$(FIG8_OUT)" $(if $(QUICK),--quick,) $(PAPERS_ARGS) \
 	  2>&1 | tee "$(FIG8_OUT)/output.txt"
+
+# Issue 20 item 4: the same windows in the deterministic simulator (sim/.../AvailSweep), at scale
+# (thousands of clients, millions of watches), sweeping tickTime, initLimit, syncLimit, the session
+# timeout, clients, watches per client, the server's CPU per watch and the fault kind; plus bench/avail's
+# own points for calibration. About 5 min at load 30; AVAIL_SIM_ARGS=--full adds 2,000 clients (the committed run),
+# --large 5,000 clients and 10,000 watches per client.
+AVAIL_SIM_OUT ?= $(if $(QUICK),$(ROOT)/sim/target/avail-sim-quick,$(ROOT)/results/availability/sim)
+AVAIL_SIM_ARGS ?=
+.PHONY: avail-sim
+avail-sim: sim-build bench-build ## simulator sweeps of the watch-unavailable window (results/availability/sim/ with AVAIL_SIM_ARGS=--full; QUICK=1, --large, --seeds K)
+	@mkdir -p $(AVAIL_SIM_OUT)
+	set -o pipefail; cd $(ROOT) && nice java -ea -Xmx3g -cp "$(ROOT)/sim/target/classes:$$(cat $(ROOT)/sim/target/classpath.txt)" \
+	  io.zabkit.sim.AvailSweep --out "$(AVAIL_SIM_OUT)" $(if $(QUICK),--quick,) $(AVAIL_SIM_ARGS) \
+	  2>&1 | tee "$(AVAIL_SIM_OUT)/output.txt"
+	cd $(ROOT) && java -Djava.awt.headless=true -cp "bench/target/classes:$$(cat bench/target/classpath.txt)" \
+	  io.zabkit.bench.avail.SimPlots "$(AVAIL_SIM_OUT)" "$(ROOT)/results/availability/rounds.tsv"

@@ -201,7 +201,7 @@ final class AvailPlots {
         return chart;
     }
 
-    private static LogarithmicAxis logAxis(String label) {
+    static LogarithmicAxis logAxis(String label) {
         LogarithmicAxis a = new LogarithmicAxis(label);
         a.setAllowNegativesFlag(false);
         a.setStrictValuesFlag(false);
@@ -222,7 +222,7 @@ final class AvailPlots {
         return new Color((c.getRed() + 255) / 2, (c.getGreen() + 255) / 2, (c.getBlue() + 255) / 2);
     }
 
-    private static JFreeChart style(JFreeChart chart) {
+    static JFreeChart style(JFreeChart chart) {
         XYPlot plot = chart.getXYPlot();
         plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
@@ -232,7 +232,7 @@ final class AvailPlots {
     }
 
     /** Panels side by side, into base.png and base.svg. */
-    private static void save(Path base, List<JFreeChart> charts, String subtitle, int height) throws IOException {
+    static void save(Path base, List<JFreeChart> charts, String subtitle, int height) throws IOException {
         charts.forEach(c -> c.addSubtitle(new TextTitle(subtitle, new Font("SansSerif", Font.PLAIN, 10))));
         int width = W * charts.size();
         BufferedImage png = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
