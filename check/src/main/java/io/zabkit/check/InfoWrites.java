@@ -37,6 +37,12 @@ final class InfoWrites {
     this(false);
   }
 
+  /**
+   * What replies and listings said about each path's existence (nearest-first only; null otherwise): a create or delete
+   * is a candidate for a change at z only when the evidence just below z leaves it something to change.
+   */
+  ListingInference existence;
+
   InfoWrites(boolean nearestFirst) {
     this.nearestFirst = nearestFirst;
   }
@@ -182,6 +188,32 @@ final class InfoWrites {
     return out;
   }
 
+  private Map<String, List<Call>> endingCreates;
+
+  /**
+   * The reported ends without a zxid of the sessions whose :info ephemeral create may have made {@code path} (a create
+   * of the path, or a sequential one of its prefix, invoked before the end): its owner when no known create names it.
+   */
+  List<Call> endsOfInfoOwners(String path) {
+    if (endingCreates == null) {
+      endingCreates = new HashMap<>();
+      for (Call c : all) {
+        if (c.kind != Call.Kind.CREATE || !c.ephemeral() || c.session == null || c.path == null || unknownEndOf(c.session) == null) continue;
+        endingCreates.computeIfAbsent(c.path, k -> new ArrayList<>()).add(c);
+      }
+    }
+    List<Call> out = new ArrayList<>();
+    String prefix = sequencePrefix(path);
+    for (String key : prefix == null ? List.of(path) : List.of(path, prefix)) {
+      for (Call c : endingCreates.getOrDefault(key, List.of())) {
+        if (key.equals(prefix) != c.sequential()) continue;
+        Call end = unknownEndOf(c.session);
+        if (end.invokeTime > c.invokeTime && !out.contains(end)) out.add(end);
+      }
+    }
+    return out;
+  }
+
   /** The end of {@code session} the history reports without a zxid, or null. */
   Call unknownEndOf(long session) {
     Call end = unknownSessionEnds.get(session);
@@ -321,21 +353,27 @@ final class InfoWrites {
       for (Observation o : os) {
         boolean children = CHILD_CHANGE.equals(o.event);
         String prefix = children || !(o.creation || "node-created".equals(o.event)) ? null : sequencePrefix(o.path);
-        for (List<Call> list : java.util.Arrays.asList(children ? byParent.get(o.path) : byPath.get(o.path), prefix == null ? null : byPath.get(prefix))) {
+        // a listing whose pzxid is z and that lacks an ephemeral present just before: its owner's end is a candidate too
+        List<Call> ends = children && o.children != null && existence != null ? existence.endsThatEmptied(o.path, z, o.children, this) : null;
+        for (List<Call> list : java.util.Arrays.asList(children ? byParent.get(o.path) : byPath.get(o.path), prefix == null ? null : byPath.get(prefix), ends)) {
           if (list == null) continue;
           for (Call c : list) {
             if (c.resolvedZxid >= 0 || c.infoConsumed || c.forcedAbsent || c.invokeTime > before) continue;
             long floor = floorAt.applyAsLong(c.invokeTime);
             if (floor >= z) continue; // it was invoked after zxid z was already committed
+            if (!couldChange(c, z, o)) continue;
             int score = 0;
             String named = null;
             for (Observation each : os) {
-              String nm = accepts(c, each);
+              String nm = list == ends ? (CHILD_CHANGE.equals(each.event) && each.path.equals(o.path) ? "" : null) : accepts(c, each);
               if (nm == null) continue;
               score++;
               if (!nm.isEmpty()) named = nm;
             }
-            if (score > bestScore || (score == bestScore && score > 0 && floor > bestFloor)) {
+            // on a tie, a write without an expected version before a conditional one: the conditional one may have
+            // failed on another version (an error transaction changes nothing), the other cannot fail on an existing node
+            boolean surer = best != null && floor == bestFloor && best.expectedVersion >= 0 && c.expectedVersion < 0;
+            if (score > bestScore || (score == bestScore && score > 0 && (floor > bestFloor || surer))) {
               best = c;
               bestScore = score;
               bestFloor = floor;
@@ -352,6 +390,27 @@ final class InfoWrites {
         for (Call sibling : best.multi.subs) sibling.resolvedZxid = z;
       }
     }
+  }
+
+  /**
+   * False when the latest evidence below {@code z} (see {@link ListingInference#existedBefore}) shows that {@code c}
+   * would change nothing there: a delete of a node already gone, a create of a node already there (each fails, an
+   * error transaction). Sequential creates and multis are not judged (their names are not known here).
+   */
+  private boolean couldChange(Call c, long z, Observation o) {
+    if (existence == null || c.multi != null || c.path == null) return true;
+    if (c.kind == Call.Kind.DELETE) return !Boolean.FALSE.equals(existence.existedBefore(c.path, z));
+    if (c.kind == Call.Kind.CREATE && !c.sequential()) return !Boolean.TRUE.equals(existence.existedBefore(c.path, z));
+    if (c.kind == Call.Kind.CREATE && o.children != null && CHILD_CHANGE.equals(o.event)) {
+      // a sequential create at the parent's pzxid z made a child the listing shows and nothing showed before z
+      String prefix = ModelTree.childName(c.path), parent = ModelTree.parent(c.path);
+      for (String listed : o.children) {
+        if (!listed.startsWith(prefix) || listed.length() != prefix.length() + 10) continue;
+        if (!Boolean.TRUE.equals(existence.existedBefore(parent.equals("/") ? "/" + listed : parent + "/" + listed, z))) return true;
+      }
+      return false;
+    }
+    return true;
   }
 
   /** The first-fit rules: per zxid its first observation, the first candidate in invocation order that fits it. */
