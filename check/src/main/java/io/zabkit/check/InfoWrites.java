@@ -341,54 +341,67 @@ final class InfoWrites {
     int n = 0;
     for (long z : observed.keySet()) zs[n++] = z;
     java.util.Arrays.sort(zs);
-    for (long z : zs) {
-      if (knownZxid.test(z)) continue;
-      List<Observation> os = observed.get(z);
-      long before = Long.MAX_VALUE;
-      for (Observation o : os) before = Math.min(before, o.completeTime);
-      Call best = null;
-      String bestNamed = null;
-      int bestScore = 0;
-      long bestFloor = Long.MIN_VALUE;
-      for (Observation o : os) {
-        boolean children = CHILD_CHANGE.equals(o.event);
-        String prefix = children || !(o.creation || "node-created".equals(o.event)) ? null : sequencePrefix(o.path);
-        // a listing whose pzxid is z and that lacks an ephemeral present just before: its owner's end is a candidate too
-        List<Call> ends = children && o.children != null && existence != null ? existence.endsThatEmptied(o.path, z, o.children, this) : null;
-        for (List<Call> list : java.util.Arrays.asList(children ? byParent.get(o.path) : byPath.get(o.path), prefix == null ? null : byPath.get(prefix), ends)) {
-          if (list == null) continue;
-          for (Call c : list) {
-            if (c.resolvedZxid >= 0 || c.infoConsumed || c.forcedAbsent || c.invokeTime > before) continue;
-            long floor = floorAt.applyAsLong(c.invokeTime);
-            if (floor >= z) continue; // it was invoked after zxid z was already committed
-            if (!couldChange(c, z, o)) continue;
-            int score = 0;
-            String named = null;
-            for (Observation each : os) {
-              String nm = list == ends ? (CHILD_CHANGE.equals(each.event) && each.path.equals(o.path) ? "" : null) : accepts(c, each);
-              if (nm == null) continue;
-              score++;
-              if (!nm.isEmpty()) named = nm;
-            }
-            // on a tie, a write without an expected version before a conditional one: the conditional one may have
-            // failed on another version (an error transaction changes nothing), the other cannot fail on an existing node
-            boolean surer = best != null && floor == bestFloor && best.expectedVersion >= 0 && c.expectedVersion < 0;
-            if (score > bestScore || (score == bestScore && score > 0 && (floor > bestFloor || surer))) {
-              best = c;
-              bestScore = score;
-              bestFloor = floor;
-              bestNamed = named;
-            }
+    // zxids whose observations show data first: the data names the write (as Elle propagates from unique values),
+    // where an event or a bare Stat fits any candidate of the path and, taken first, could take the named one
+    for (int pass = 0; pass < 2; pass++) {
+      for (long z : zs) {
+        if (knownZxid.test(z) || showsData(observed.get(z)) != (pass == 0)) continue;
+        resolveAt(z, observed.get(z));
+      }
+    }
+  }
+
+  private static boolean showsData(List<Observation> os) {
+    for (Observation o : os) if (o.data != null && o.event == null && !o.creation) return true;
+    return false;
+  }
+
+  /** Gives zxid {@code z} the candidate that fits its observations best (see {@link #resolve}). */
+  private void resolveAt(long z, List<Observation> os) {
+    long before = Long.MAX_VALUE;
+    for (Observation o : os) before = Math.min(before, o.completeTime);
+    Call best = null;
+    String bestNamed = null;
+    int bestScore = 0;
+    long bestFloor = Long.MIN_VALUE;
+    for (Observation o : os) {
+      boolean children = CHILD_CHANGE.equals(o.event);
+      String prefix = children || !(o.creation || "node-created".equals(o.event)) ? null : sequencePrefix(o.path);
+      // a listing whose pzxid is z and that lacks an ephemeral present just before: its owner's end is a candidate too
+      List<Call> ends = children && o.children != null && existence != null ? existence.endsThatEmptied(o.path, z, o.children, this) : null;
+      for (List<Call> list : java.util.Arrays.asList(children ? byParent.get(o.path) : byPath.get(o.path), prefix == null ? null : byPath.get(prefix), ends)) {
+        if (list == null) continue;
+        for (Call c : list) {
+          if (c.resolvedZxid >= 0 || c.infoConsumed || c.forcedAbsent || c.invokeTime > before) continue;
+          long floor = floorAt.applyAsLong(c.invokeTime);
+          if (floor >= z) continue; // it was invoked after zxid z was already committed
+          if (!couldChange(c, z, o)) continue;
+          int score = 0;
+          String named = null;
+          for (Observation each : os) {
+            String nm = list == ends ? (CHILD_CHANGE.equals(each.event) && each.path.equals(o.path) ? "" : null) : accepts(c, each);
+            if (nm == null) continue;
+            score++;
+            if (!nm.isEmpty()) named = nm;
+          }
+          // on a tie, a write without an expected version before a conditional one: the conditional one may have
+          // failed on another version (an error transaction changes nothing), the other cannot fail on an existing node
+          boolean surer = best != null && floor == bestFloor && best.expectedVersion >= 0 && c.expectedVersion < 0;
+          if (score > bestScore || (score == bestScore && score > 0 && (floor > bestFloor || surer))) {
+            best = c;
+            bestScore = score;
+            bestFloor = floor;
+            bestNamed = named;
           }
         }
       }
-      if (best == null) continue;
-      best.resolvedZxid = z;
-      best.namedPath = bestNamed;
-      if (best.multi != null) {
-        best.multi.resolvedZxid = z;
-        for (Call sibling : best.multi.subs) sibling.resolvedZxid = z;
-      }
+    }
+    if (best == null) return;
+    best.resolvedZxid = z;
+    best.namedPath = bestNamed;
+    if (best.multi != null) {
+      best.multi.resolvedZxid = z;
+      for (Call sibling : best.multi.subs) sibling.resolvedZxid = z;
     }
   }
 
