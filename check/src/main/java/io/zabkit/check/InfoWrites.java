@@ -37,6 +37,12 @@ final class InfoWrites {
     this(false);
   }
 
+  /**
+   * What replies and listings said about each path's existence (nearest-first only; null otherwise): a create or delete
+   * is a candidate for a change at z only when the evidence just below z leaves it something to change.
+   */
+  ListingInference existence;
+
   InfoWrites(boolean nearestFirst) {
     this.nearestFirst = nearestFirst;
   }
@@ -182,6 +188,32 @@ final class InfoWrites {
     return out;
   }
 
+  private Map<String, List<Call>> endingCreates;
+
+  /**
+   * The reported ends without a zxid of the sessions whose :info ephemeral create may have made {@code path} (a create
+   * of the path, or a sequential one of its prefix, invoked before the end): its owner when no known create names it.
+   */
+  List<Call> endsOfInfoOwners(String path) {
+    if (endingCreates == null) {
+      endingCreates = new HashMap<>();
+      for (Call c : all) {
+        if (c.kind != Call.Kind.CREATE || !c.ephemeral() || c.session == null || c.path == null || unknownEndOf(c.session) == null) continue;
+        endingCreates.computeIfAbsent(c.path, k -> new ArrayList<>()).add(c);
+      }
+    }
+    List<Call> out = new ArrayList<>();
+    String prefix = sequencePrefix(path);
+    for (String key : prefix == null ? List.of(path) : List.of(path, prefix)) {
+      for (Call c : endingCreates.getOrDefault(key, List.of())) {
+        if (key.equals(prefix) != c.sequential()) continue;
+        Call end = unknownEndOf(c.session);
+        if (end.invokeTime > c.invokeTime && !out.contains(end)) out.add(end);
+      }
+    }
+    return out;
+  }
+
   /** The end of {@code session} the history reports without a zxid, or null. */
   Call unknownEndOf(long session) {
     Call end = unknownSessionEnds.get(session);
@@ -309,49 +341,89 @@ final class InfoWrites {
     int n = 0;
     for (long z : observed.keySet()) zs[n++] = z;
     java.util.Arrays.sort(zs);
-    for (long z : zs) {
-      if (knownZxid.test(z)) continue;
-      List<Observation> os = observed.get(z);
-      long before = Long.MAX_VALUE;
-      for (Observation o : os) before = Math.min(before, o.completeTime);
-      Call best = null;
-      String bestNamed = null;
-      int bestScore = 0;
-      long bestFloor = Long.MIN_VALUE;
-      for (Observation o : os) {
-        boolean children = CHILD_CHANGE.equals(o.event);
-        String prefix = children || !(o.creation || "node-created".equals(o.event)) ? null : sequencePrefix(o.path);
-        for (List<Call> list : java.util.Arrays.asList(children ? byParent.get(o.path) : byPath.get(o.path), prefix == null ? null : byPath.get(prefix))) {
-          if (list == null) continue;
-          for (Call c : list) {
-            if (c.resolvedZxid >= 0 || c.infoConsumed || c.forcedAbsent || c.invokeTime > before) continue;
-            long floor = floorAt.applyAsLong(c.invokeTime);
-            if (floor >= z) continue; // it was invoked after zxid z was already committed
-            int score = 0;
-            String named = null;
-            for (Observation each : os) {
-              String nm = accepts(c, each);
-              if (nm == null) continue;
-              score++;
-              if (!nm.isEmpty()) named = nm;
-            }
-            if (score > bestScore || (score == bestScore && score > 0 && floor > bestFloor)) {
-              best = c;
-              bestScore = score;
-              bestFloor = floor;
-              bestNamed = named;
-            }
+    // zxids whose observations show data first: the data names the write (as Elle propagates from unique values),
+    // where an event or a bare Stat fits any candidate of the path and, taken first, could take the named one
+    for (int pass = 0; pass < 2; pass++) {
+      for (long z : zs) {
+        if (knownZxid.test(z) || showsData(observed.get(z)) != (pass == 0)) continue;
+        resolveAt(z, observed.get(z));
+      }
+    }
+  }
+
+  private static boolean showsData(List<Observation> os) {
+    for (Observation o : os) if (o.data != null && o.event == null && !o.creation) return true;
+    return false;
+  }
+
+  /** Gives zxid {@code z} the candidate that fits its observations best (see {@link #resolve}). */
+  private void resolveAt(long z, List<Observation> os) {
+    long before = Long.MAX_VALUE;
+    for (Observation o : os) before = Math.min(before, o.completeTime);
+    Call best = null;
+    String bestNamed = null;
+    int bestScore = 0;
+    long bestFloor = Long.MIN_VALUE;
+    for (Observation o : os) {
+      boolean children = CHILD_CHANGE.equals(o.event);
+      String prefix = children || !(o.creation || "node-created".equals(o.event)) ? null : sequencePrefix(o.path);
+      // a listing whose pzxid is z and that lacks an ephemeral present just before: its owner's end is a candidate too
+      List<Call> ends = children && o.children != null && existence != null ? existence.endsThatEmptied(o.path, z, o.children, this) : null;
+      for (List<Call> list : java.util.Arrays.asList(children ? byParent.get(o.path) : byPath.get(o.path), prefix == null ? null : byPath.get(prefix), ends)) {
+        if (list == null) continue;
+        for (Call c : list) {
+          if (c.resolvedZxid >= 0 || c.infoConsumed || c.forcedAbsent || c.invokeTime > before) continue;
+          long floor = floorAt.applyAsLong(c.invokeTime);
+          if (floor >= z) continue; // it was invoked after zxid z was already committed
+          if (!couldChange(c, z, o)) continue;
+          int score = 0;
+          String named = null;
+          for (Observation each : os) {
+            String nm = list == ends ? (CHILD_CHANGE.equals(each.event) && each.path.equals(o.path) ? "" : null) : accepts(c, each);
+            if (nm == null) continue;
+            score++;
+            if (!nm.isEmpty()) named = nm;
+          }
+          // on a tie, a write without an expected version before a conditional one: the conditional one may have
+          // failed on another version (an error transaction changes nothing), the other cannot fail on an existing node
+          boolean surer = best != null && floor == bestFloor && best.expectedVersion >= 0 && c.expectedVersion < 0;
+          if (score > bestScore || (score == bestScore && score > 0 && (floor > bestFloor || surer))) {
+            best = c;
+            bestScore = score;
+            bestFloor = floor;
+            bestNamed = named;
           }
         }
       }
-      if (best == null) continue;
-      best.resolvedZxid = z;
-      best.namedPath = bestNamed;
-      if (best.multi != null) {
-        best.multi.resolvedZxid = z;
-        for (Call sibling : best.multi.subs) sibling.resolvedZxid = z;
-      }
     }
+    if (best == null) return;
+    best.resolvedZxid = z;
+    best.namedPath = bestNamed;
+    if (best.multi != null) {
+      best.multi.resolvedZxid = z;
+      for (Call sibling : best.multi.subs) sibling.resolvedZxid = z;
+    }
+  }
+
+  /**
+   * False when the latest evidence below {@code z} (see {@link ListingInference#existedBefore}) shows that {@code c}
+   * would change nothing there: a delete of a node already gone, a create of a node already there (each fails, an
+   * error transaction). Sequential creates and multis are not judged (their names are not known here).
+   */
+  private boolean couldChange(Call c, long z, Observation o) {
+    if (existence == null || c.multi != null || c.path == null) return true;
+    if (c.kind == Call.Kind.DELETE) return !Boolean.FALSE.equals(existence.existedBefore(c.path, z));
+    if (c.kind == Call.Kind.CREATE && !c.sequential()) return !Boolean.TRUE.equals(existence.existedBefore(c.path, z));
+    if (c.kind == Call.Kind.CREATE && o.children != null && CHILD_CHANGE.equals(o.event)) {
+      // a sequential create at the parent's pzxid z made a child the listing shows and nothing showed before z
+      String prefix = ModelTree.childName(c.path), parent = ModelTree.parent(c.path);
+      for (String listed : o.children) {
+        if (!listed.startsWith(prefix) || listed.length() != prefix.length() + 10) continue;
+        if (!Boolean.TRUE.equals(existence.existedBefore(parent.equals("/") ? "/" + listed : parent + "/" + listed, z))) return true;
+      }
+      return false;
+    }
+    return true;
   }
 
   /** The first-fit rules: per zxid its first observation, the first candidate in invocation order that fits it. */

@@ -63,8 +63,20 @@ final class ListingInference {
 
   private final Map<String, Facts> facts = new HashMap<>();
 
+  /** Per session: the parents whose child watch it set with a listing read at a known zxid, and that zxid. */
+  private final Map<Long, Map<String, Long>> childWatches = new HashMap<>();
+  /**
+   * Per parent: intervals (set, fired) of zxids in which none of its children changed, strictly inside both ends: a
+   * child watch set by a listing at zxid {@code set} fires for the first child change after it, and fired at
+   * {@code fired} (ZooKeeper's Watcher contract; a reconnect's SetWatches may report a change late, so a reconnect
+   * forgets the session's pending watches). Kept as a map from start to the largest end until {@link #place}.
+   */
+  private final Map<String, TreeMap<Long, Long>> quiet = new HashMap<>();
+  /** The same intervals merged and sorted, per parent: starts and ends (built by {@link #place}). */
+  private final Map<String, long[][]> quietSorted = new HashMap<>();
+
   /** A candidate and the interval (lo, hi] of zxids it must take, from the changes it explains. */
-  private record Request(Call call, long lo, long hi, String named, int order) {}
+  private record Request(Call call, long lo, long hi, String named, int order, String parent) {}
 
   /** ZK_CHECK_DEBUG_CALLS=i,j: print where the listings put the operations invoked at those indexes (diagnostics). */
   private static final Set<Long> DEBUG = debugCalls();
@@ -98,6 +110,7 @@ final class ListingInference {
    * node-exists: there; no-node: absent); an ok listing with its zxid (its parent's children then).
    */
   void note(Call c) {
+    noteWatch(c);
     if (c.zxid == null || c.path == null || c.subs != null || c.outcome == Op.Type.INFO) return;
     boolean noNode = "no-node".equals(c.error);
     switch (c.kind) {
@@ -106,6 +119,7 @@ final class ListingInference {
       case SET_DATA -> { if (c.outcome == Op.Type.OK || noNode) fact(c.path, c.zxid, c.completeTime, !noNode); }
       case CREATE -> {
         if (c.outcome == Op.Type.OK && c.createdPath != null) {
+          if (c.ephemeral() && c.session != null) ephemeralOwners.put(c.createdPath, c.session);
           fact(c.createdPath, c.zxid - 1, c.completeTime, false);
           fact(c.createdPath, c.zxid, c.completeTime, true);
         } else if ("node-exists".equals(c.error) && !c.sequential()) {
@@ -133,6 +147,145 @@ final class ListingInference {
     p.listings.add(new Listing(c.zxid, c.completeTime, ids));
   }
 
+  /** Pairs a session's child watch with the event that fired it: the zxids between saw no child change (pass 1). */
+  private void noteWatch(Call c) {
+    if (c.session == null) return;
+    if (c.kind == Call.Kind.CONNECT) { // a reconnect re-sets its watches: a change missed while away is reported late
+      childWatches.remove(c.session);
+      return;
+    }
+    if (c.kind == Call.Kind.GET_CHILDREN && c.watch && c.outcome == Op.Type.OK && c.zxid != null && c.path != null) {
+      childWatches.computeIfAbsent(c.session, k -> new HashMap<>()).putIfAbsent(c.path, c.zxid); // one watch per path
+      return;
+    }
+    if (c.kind != Call.Kind.WATCH_EVENT || c.outcome != Op.Type.OK || c.zxid == null) return;
+    if (!(c.done.value() instanceof Map<?, ?> m) || !(m.get(Keyword.of("event")) instanceof Keyword k)) return;
+    if (!InfoWrites.CHILD_CHANGE.equals(k.name())) return;
+    String path = m.get(Keyword.of("path")) instanceof String p ? p : c.path;
+    Map<String, Long> pending = childWatches.get(c.session);
+    Long set = pending == null || path == null ? null : pending.remove(path);
+    if (set != null && c.zxid > set + 1) quiet.computeIfAbsent(path, x -> new TreeMap<>()).merge(set, c.zxid, Math::max);
+  }
+
+  /** True when a child watch on {@code parent} shows that no child of it changed at zxid {@code z}. */
+  boolean quietAt(String parent, long z) {
+    long[][] q = quietSorted.get(parent);
+    if (q == null) return false;
+    int i = Arrays.binarySearch(q[0], z);
+    int last = i >= 0 ? i - 1 : -i - 2; // the last interval starting strictly below z
+    return last >= 0 && z < q[1][last];
+  }
+
+  /** Merges each parent's quiet intervals into sorted disjoint ones (open at both ends). */
+  private void sortQuiet() {
+    for (Map.Entry<String, TreeMap<Long, Long>> e : quiet.entrySet()) {
+      long[] lo = new long[e.getValue().size()], hi = new long[lo.length];
+      int n = 0;
+      for (Map.Entry<Long, Long> iv : e.getValue().entrySet()) {
+        if (n > 0 && iv.getKey() + 1 < hi[n - 1]) { // overlaps the previous one (both open): one interval
+          hi[n - 1] = Math.max(hi[n - 1], iv.getValue());
+          continue;
+        }
+        lo[n] = iv.getKey();
+        hi[n++] = iv.getValue();
+      }
+      quietSorted.put(e.getKey(), new long[][] {Arrays.copyOf(lo, n), Arrays.copyOf(hi, n)});
+    }
+  }
+
+  /**
+   * What the latest evidence strictly below {@code z} says about {@code path}'s existence: a reply about the path (see
+   * {@link #note}) or a listing of its parent. Null when there is none. A delete that takes effect at z needs the node
+   * just before z, a create needs it absent (else it fails: an error transaction that changes no child).
+   */
+  Boolean existedBefore(String path, long z) {
+    long best = Long.MIN_VALUE;
+    Boolean there = null;
+    long[][] f = factsByZxid(path);
+    int i = f == null ? -1 : lastBelow(f[0], z);
+    if (i >= 0) {
+      best = f[0][i];
+      there = f[1][i] != 0;
+    }
+    Parent p = parents.get(ModelTree.parent(path));
+    if (p == null) return there;
+    Listing[] ls = listingsByZxid(ModelTree.parent(path), p);
+    int at = firstAbove(ls, z - 1) - 1; // the last listing strictly below z
+    if (at < 0 || ls[at].zxid <= best) return there;
+    Integer id = p.ids.get(ModelTree.childName(path));
+    return id != null && Arrays.binarySearch(ls[at].children, id) >= 0;
+  }
+
+  /** The session that created each ephemeral node a known create named (pass 1). */
+  private final Map<String, Long> ephemeralOwners = new HashMap<>();
+
+  /**
+   * The reported ends without a zxid of the sessions owning an ephemeral child of {@code parent} that the latest
+   * listing below {@code z} shows and {@code listed} (a listing at pzxid z) lacks: a session end removes its
+   * ephemerals, one child change of the parent at the end's zxid.
+   */
+  List<Call> endsThatEmptied(String parent, long z, java.util.Collection<String> listed, InfoWrites info) {
+    Parent p = parents.get(parent);
+    if (p == null) return null;
+    Listing[] ls = listingsByZxid(parent, p);
+    int at = firstAbove(ls, z - 1) - 1;
+    if (at < 0) return null;
+    List<Call> out = null;
+    for (int id : ls[at].children) {
+      String child = p.names.get(id);
+      if (listed.contains(child)) continue;
+      String path = parent.equals("/") ? "/" + child : parent + "/" + child;
+      Long owner = ephemeralOwners.get(path);
+      List<Call> ends = owner == null ? info.endsOfInfoOwners(path) : java.util.Collections.singletonList(info.unknownEndOf(owner));
+      for (Call end : ends) {
+        if (end == null) continue;
+        if (out == null) out = new ArrayList<>();
+        if (!out.contains(end)) out.add(end);
+      }
+    }
+    return out;
+  }
+
+  private final Map<String, Listing[]> byZxid = new HashMap<>();
+  private final Map<String, long[][]> factsSorted = new HashMap<>();
+
+  /** A path's facts sorted by zxid: zxids and 1 (there) or 0, computed once; null when it has none. */
+  private long[][] factsByZxid(String path) {
+    Facts f = facts.get(path);
+    if (f == null) return null;
+    return factsSorted.computeIfAbsent(path, k -> {
+      Integer[] order = new Integer[f.n];
+      for (int i = 0; i < f.n; i++) order[i] = i;
+      Arrays.sort(order, (x, y) -> Long.compare(f.zxids[x], f.zxids[y]));
+      long[][] out = new long[2][f.n];
+      for (int i = 0; i < f.n; i++) {
+        out[0][i] = f.zxids[order[i]];
+        out[1][i] = f.present[order[i]] ? 1 : 0;
+      }
+      return out;
+    });
+  }
+
+  /** The index of the last element of sorted {@code zs} strictly below {@code z}, or -1. */
+  private static int lastBelow(long[] zs, long z) {
+    int lo = 0, hi = zs.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (zs[mid] < z) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo - 1;
+  }
+
+  /** A parent's listings sorted by zxid, computed once (the listings are complete after pass 1). */
+  private Listing[] listingsByZxid(String parent, Parent p) {
+    return byZxid.computeIfAbsent(parent, k -> {
+      Listing[] a = p.listings.toArray(new Listing[0]);
+      Arrays.sort(a, (x, y) -> Long.compare(x.zxid, y.zxid));
+      return a;
+    });
+  }
+
   private void fact(String path, long zxid, long time, boolean there) {
     if (path.equals("/")) return;
     facts.computeIfAbsent(path, k -> new Facts()).add(zxid, time, there);
@@ -148,6 +301,8 @@ final class ListingInference {
    * {@link ZkChecker.Floor}.
    */
   void place(List<Call> writes, InfoWrites info, java.util.function.LongPredicate taken, ZkChecker.Floor floor) {
+    sortQuiet();
+    factsSorted.clear(); // (place adds facts)
     // known child changes: path -> zxids at which a known write (or a known session end) created or removed it
     Map<String, List<Long>> changes = new HashMap<>();
     Map<Long, Long> knownEnd = new HashMap<>();
@@ -225,7 +380,7 @@ final class ListingInference {
     byEnd.sort((x, y) -> x.hi != y.hi ? Long.compare(x.hi, y.hi) : x.lo != y.lo ? Long.compare(x.lo, y.lo) : Integer.compare(x.order, y.order));
     for (Request r : byEnd) {
       for (long s = r.lo + 1, n = 0; s <= r.hi && n < 100_000; s++, n++) {
-        if ((s & 0xffffffffL) == 0 || taken.test(s) || given.contains(s)) continue; // (counter 0 of an epoch: no transaction)
+        if ((s & 0xffffffffL) == 0 || taken.test(s) || given.contains(s) || quietAt(r.parent, s)) continue; // (counter 0 of an epoch: no transaction)
         given.add(s);
         if (DEBUG.contains(r.call.invokeIndex())) System.err.println("listing request #" + r.call.invokeIndex() + " (" + Findings.hex(r.lo) + ", " + Findings.hex(r.hi) + "] " + r.named + " at " + Findings.hex(s));
         info.placeAt(r.call, s, r.named);
@@ -325,12 +480,15 @@ final class ListingInference {
       }
     }
     for (Call c : candidates) {
+      // a create or delete makes one change: one already asked for elsewhere is taken (a session end removes all its
+      // ephemerals at once, so it may explain several, in the intersection of their intervals)
+      if (requests.containsKey(c) && c.kind != Call.Kind.CLOSE_SESSION && c.kind != Call.Kind.SESSION_EXPIRED) continue;
       if (c.resolvedZxid >= 0 || c.infoConsumed || c.forced || c.forcedAbsent || c.invokeTime > b.completeTime) continue;
       long f = floor.at(c.invokeTime);
       if (f >= (c.sequential() ? seqHi : b.zxid)) continue; // it was invoked after its slot's last zxid committed
       // nor after the last zxid of its interval that no known write or named observation holds: the nearest
       // candidate whose interval has no free slot would leave the change unplaced (a counter number no create took)
-      if (!freeSlot(Math.max(c.sequential() ? seqLo : a.zxid, f), c.sequential() ? seqHi : b.zxid, taken)) continue;
+      if (!freeSlot(Math.max(c.sequential() ? seqLo : a.zxid, f), c.sequential() ? seqHi : b.zxid, z -> taken.test(z) || quietAt(parent, z))) continue;
       if (f > bestFloor) {
         best = c;
         bestFloor = f;
@@ -340,9 +498,9 @@ final class ListingInference {
     long lo = Math.max(best.sequential() ? seqLo : a.zxid, bestFloor), hi = best.sequential() ? seqHi : b.zxid;
     Request r = requests.get(best);
     if (r == null) {
-      requests.put(best, new Request(best, lo, hi, created && best.sequential() ? path : null, requests.size()));
+      requests.put(best, new Request(best, lo, hi, created && best.sequential() ? path : null, requests.size(), parent));
     } else { // one session end for several of its ephemerals: it must fit every interval
-      requests.put(best, new Request(best, Math.max(r.lo, lo), Math.min(r.hi, hi), r.named, r.order));
+      requests.put(best, new Request(best, Math.max(r.lo, lo), Math.min(r.hi, hi), r.named, r.order, r.parent));
     }
     requestedByPath.computeIfAbsent(path, k -> new ArrayList<>()).add(new long[] {a.zxid, b.zxid, created ? 1 : 0});
     if (number >= 0 && best.sequential()) requestedNumbers.computeIfAbsent(parent, k -> new TreeMap<>()).put(number, number);

@@ -346,6 +346,7 @@ public final class ZkChecker {
       info.addImplicitEnd(new Call(null, new Op(implicitKey--, Op.Type.OK, Op.NEMESIS, "session-expired", null, Long.MAX_VALUE, session,
           null, null, null, null, null, false)));
     }
+    info.existence = listings;
     java.util.Set<Long> forcedSlots = new java.util.HashSet<>(forced.values());
     info.resolve(observed, z -> binaryHas(writes, z) || forcedSlots.contains(z), forced, floor::at); // (no first fit onto a forced slot)
     if (listings != null && !listings.isEmpty()) {

@@ -118,7 +118,7 @@ class PropagationTest {
   @Test
   void theBudgetIsCountedInOperationsReplayedNotInSeconds() {
     // the same budget gives the same verdict and reason whatever the wall clock: only the step count decides
-    String hard = ExhaustiveSearchTest.MOVED;
+    String hard = ExhaustiveSearchTest.NEEDS_SEARCH;
     ExhaustiveSearch.Budget tiny = new ExhaustiveSearch.Budget(1, 600_000);
     Result r1 = new ZkChecker().withBudget(tiny).check(History.of(ops(hard)));
     Result r2 = new ZkChecker().withBudget(tiny).check(History.of(ops(hard)));
