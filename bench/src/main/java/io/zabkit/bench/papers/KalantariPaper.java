@@ -109,6 +109,8 @@ final class KalantariPaper {
     private static final class Fleet implements AutoCloseable {
         final Recipe recipe;
         final AtomicLong zkOps = new AtomicLong();
+        /** The paper's barrier's re-counts sent again after a lost connection. */
+        final AtomicLong connectionLosses = new AtomicLong();
         final List<ZooKeeper> plain = new ArrayList<>();
         final List<CuratorFramework> curator = new ArrayList<>();
 
@@ -140,7 +142,7 @@ final class KalantariPaper {
         List<BarrierRecipe> barriers(int n) {
             List<BarrierRecipe> out = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                out.add(recipe == Recipe.PAPER ? new NaiveBarrier(plain.get(i), zkOps) : new CuratorBarrier(curator.get(i)));
+                out.add(recipe == Recipe.PAPER ? new NaiveBarrier(plain.get(i), zkOps, 0, connectionLosses) : new CuratorBarrier(curator.get(i)));
             }
             return out;
         }
@@ -192,7 +194,7 @@ final class KalantariPaper {
         }
         if (parts.contains("table3")) {
             p.put("table3", new Part(out, "table3", "Table 3: b barriers in a row, each with every client",
-                    "system\trecipe\tclients\tbarriers\tseconds\tzk_ops_per_s\tearly", log));
+                    "system\trecipe\tclients\tbarriers\tseconds\tzk_ops_per_s\tearly\tconnection_losses", log));
         }
         Map<String, Cells> cells = new LinkedHashMap<>();
         Map<String, Charts.Lines> charts = new LinkedHashMap<>();
@@ -375,6 +377,7 @@ final class KalantariPaper {
                 String root = fresh("barriers");
                 BarrierRuns.createBarriers(admin, root, barriers);
                 long ops0 = f.zkOps.get();
+                long losses0 = f.connectionLosses.get();
                 part.log("   " + sys + " " + rec + " " + n + " clients, " + barriers + " barriers (load average "
                         + Machine.loadAverage() + ")");
                 BarrierRuns.Sequence r = BarrierRuns.sequence(f.barriers(n), root, barriers, st.maxS());
@@ -385,7 +388,7 @@ final class KalantariPaper {
                 }
                 for (int b : marks) {
                     double sec = r.secondsAfter()[b - 1];
-                    part.row(sys, rec, n, b, sec, opsPerS, r.early());
+                    part.row(sys, rec, n, b, sec, opsPerS, r.early(), f.connectionLosses.get() - losses0);
                     // on the paper's b axis, so both recipes' lines share the plot: Curator's scaled back up
                     charts.get("table3").add(col + " " + n + " clients" + (scale == 1 ? "" : " (s x " + scale + ")"),
                             b * scale, sec * scale);
@@ -505,7 +508,10 @@ final class KalantariPaper {
                     + "changes, runs b / " + curatorScale + " (b = " + st.barrierMarks(Recipe.CURATOR) + ", one run of "
                     + Collections.max(st.barrierMarks(Recipe.CURATOR)) + "): its cells give the seconds at that b, and "
                     + "the plot multiplies them by " + curatorScale + " to put them on the paper's b axis. "
-                    + "zk_ops_per_s in table3.tsv: the requests the clients sent per second over the whole run. What "
+                    + "zk_ops_per_s in table3.tsv: the requests the clients sent per second over the whole run; "
+                    + "connection_losses: the paper's recipe's re-counts (reads) that lost their connection and were "
+                    + "sent again once the client reconnected, as a ZooKeeper client must (a lost create still fails "
+                    + "the run). What "
                     + "the 2-core machine changes: the paper's 3 servers had a core each and the clients their own "
                     + "machines; here the 3 servers and the 50 to 200 client sessions (one JVM) share 2 cores, so a "
                     + "barrier's cost is CPU time more than network round trips.\n");
