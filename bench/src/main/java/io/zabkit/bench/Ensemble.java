@@ -149,7 +149,9 @@ public final class Ensemble implements AutoCloseable {
         b.append("4lw.commands.whitelist=srvr,ruok,mntr\n");
         b.append("admin.enableServer=false\n");
         extras.cfgLines().forEach(line -> b.append(line).append('\n'));
-        for (Server s : servers) {
+        // One server: no server lines, so both systems run it standalone (ZooKeeper's ZooKeeperServerMain,
+        // zabkit's one-voter core), as the papers' "1 server" points did.
+        for (Server s : servers.size() > 1 ? servers : List.<Server>of()) {
             b.append("server.").append(s.id).append('=').append(s.host).append(':').append(s.quorumPort).append(':')
                     .append(s.electionPort).append(';').append(s.host).append(':').append(s.clientPort).append('\n');
         }
@@ -255,7 +257,7 @@ public final class Ensemble implements AutoCloseable {
 
     /** The server reporting Mode: leader, if exactly one does. */
     public OptionalInt leader() {
-        int[] leaders = modes().entrySet().stream().filter(e -> e.getValue().equals("leader"))
+        int[] leaders = modes().entrySet().stream().filter(e -> leads(e.getValue()))
                 .mapToInt(Map.Entry::getKey).toArray();
         return leaders.length == 1 ? OptionalInt.of(leaders[0]) : OptionalInt.empty();
     }
@@ -286,12 +288,17 @@ public final class Ensemble implements AutoCloseable {
     private OptionalInt servingLeader(Map<Integer, String> modes) {
         List<Integer> running = modes.entrySet().stream().filter(e -> !e.getValue().matches("down|exited.*"))
                 .map(Map.Entry::getKey).toList();
-        long leaders = running.stream().filter(id -> modes.get(id).equals("leader")).count();
-        boolean allServe = running.stream().allMatch(id -> modes.get(id).matches("leader|follower"));
+        long leaders = running.stream().filter(id -> leads(modes.get(id))).count();
+        boolean allServe = running.stream().allMatch(id -> leads(modes.get(id)) || modes.get(id).equals("follower"));
         if (leaders != 1 || !allServe || running.size() <= servers.size() / 2) {
             return OptionalInt.empty();
         }
-        return OptionalInt.of(running.stream().filter(id -> modes.get(id).equals("leader")).findFirst().orElseThrow());
+        return OptionalInt.of(running.stream().filter(id -> leads(modes.get(id))).findFirst().orElseThrow());
+    }
+
+    /** A leader, or the one server of a standalone ensemble (it orders every write, as a leader does). */
+    private boolean leads(String mode) {
+        return mode.equals("leader") || (servers.size() == 1 && mode.equals("standalone"));
     }
 
     /** kill -9 of server id's process (and of any child it started), by PID; returns the PID. */

@@ -2,6 +2,7 @@ package io.zabkit.bench.papers;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.barriers.DistributedDoubleBarrier;
@@ -18,8 +19,12 @@ final class BarrierRuns {
      */
     record Sequence(double[] secondsAfter, int early, String firstViolation) {}
 
-    /** A double-barrier run: every client entered barriers 0..b-1, then left them in the same order. */
-    record Double(int clients, int barriers, double seconds, int early) {
+    /**
+     * A double-barrier run: every client entered barriers 0..b-1, then left them in the same order.
+     * longestStepS: the longest single enter or leave of any client, which tells one stall (a
+     * reconnect, a slow fsync) from a run that is slow throughout.
+     */
+    record Double(int clients, int barriers, double seconds, int early, double longestStepS) {
         double barrierOpsPerSecond() {
             return 2.0 * clients * barriers / seconds;
         }
@@ -73,24 +78,30 @@ final class BarrierRuns {
         BarrierAudit left = new BarrierAudit(barriers, n);
         long t0 = System.nanoTime();
         long deadline = t0 + (long) (maxSeconds * 1e9);
+        AtomicLong longestStepNs = new AtomicLong();
         ClientThreads.run(n, maxSeconds + 30, c -> {
             DistributedDoubleBarrier[] b = new DistributedDoubleBarrier[barriers];
             for (int i = 0; i < barriers; i++) {
                 b[i] = new DistributedDoubleBarrier(clients.get(c), root + "/b-" + i, n);
                 entered.arrive(i);
-                if (!b[i].enter(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                long s0 = System.nanoTime();
+                if (!b[i].enter(Math.max(1, deadline - s0), TimeUnit.NANOSECONDS)) {
                     throw new IllegalStateException("client " + c + " could not enter barrier " + i + " in time");
                 }
+                longestStepNs.accumulateAndGet(System.nanoTime() - s0, Math::max);
                 entered.passed(i);
             }
             for (int i = 0; i < barriers; i++) {
                 left.arrive(i);
-                if (!b[i].leave(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                long s0 = System.nanoTime();
+                if (!b[i].leave(Math.max(1, deadline - s0), TimeUnit.NANOSECONDS)) {
                     throw new IllegalStateException("client " + c + " could not leave barrier " + i + " in time");
                 }
+                longestStepNs.accumulateAndGet(System.nanoTime() - s0, Math::max);
                 left.passed(i);
             }
         });
-        return new Double(n, barriers, (System.nanoTime() - t0) / 1e9, entered.early() + left.early());
+        return new Double(n, barriers, (System.nanoTime() - t0) / 1e9, entered.early() + left.early(),
+                longestStepNs.get() / 1e9);
     }
 }

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.drivers.TracerDriver;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryNTimes;
 
 /** Curator clients for the recipe experiments: one session each, on one server, counting their ZooKeeper requests. */
@@ -17,6 +18,16 @@ final class Curators {
      * traces each as "...BuilderImpl-Foreground/-Background") adds one to zkOps.
      */
     static CuratorFramework open(String connectString, AtomicLong zkOps) throws InterruptedException {
+        return open(connectString, zkOps, new AtomicLong());
+    }
+
+    /**
+     * The same, also counting in `suspensions` each time the client lost its connection (Curator's
+     * SUSPENDED): a reconnect stalls every recipe waiting on that client, so a slow cell can be told from
+     * a slow server.
+     */
+    static CuratorFramework open(String connectString, AtomicLong zkOps, AtomicLong suspensions)
+            throws InterruptedException {
         CuratorFramework c = CuratorFrameworkFactory.newClient(connectString, Systems.SESSION_TIMEOUT_MS, 15_000,
                 new RetryNTimes(3, 100));
         c.getZookeeperClient().setTracerDriver(new TracerDriver() {
@@ -30,6 +41,11 @@ final class Curators {
             @Override
             public void addCount(String name, int increment) {}
         });
+        c.getConnectionStateListenable().addListener((client, state) -> {
+            if (state == ConnectionState.SUSPENDED) {
+                suspensions.incrementAndGet();
+            }
+        });
         c.start();
         if (!c.blockUntilConnected(30, TimeUnit.SECONDS)) {
             c.close();
@@ -40,5 +56,10 @@ final class Curators {
 
     static CuratorFramework open(Ensemble e, int id, AtomicLong zkOps) throws InterruptedException {
         return open(e.connectString(id), zkOps);
+    }
+
+    static CuratorFramework open(Ensemble e, int id, AtomicLong zkOps, AtomicLong suspensions)
+            throws InterruptedException {
+        return open(e.connectString(id), zkOps, suspensions);
     }
 }

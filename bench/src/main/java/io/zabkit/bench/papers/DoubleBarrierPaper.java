@@ -25,7 +25,8 @@ final class DoubleBarrierPaper {
     static void table3(Path out, List<SystemUnderTest> systems, List<Integer> clientCounts, List<Integer> barrierCounts,
             double maxS, Consumer<String> log) throws Exception {
         Part part = new Part(out, "table3", "Table 3: double barriers, entered then left in a row",
-                "system\tclients\tbarriers\tseconds\tbarrier_ops_per_s\tzk_ops\tzk_ops_per_s\tearly", log);
+                "system\tclients\tbarriers\tseconds\tbarrier_ops_per_s\tzk_ops\tzk_ops_per_s\tearly\tlongest_step_s"
+                + "\tsuspensions", log);
         Charts.Lines lines = new Charts.Lines();
         Map<String, String> cells = new TreeMap<>();
         int maxClients = clientCounts.stream().mapToInt(Integer::intValue).max().orElseThrow();
@@ -33,10 +34,11 @@ final class DoubleBarrierPaper {
             try (Ensemble e = Systems.start(s, 3, 512, ServerExtras.NONE)) {
                 ZooKeeper admin = Systems.session(e, e.leader().orElseThrow());
                 AtomicLong zkOps = new AtomicLong();
+                AtomicLong suspensions = new AtomicLong();
                 List<CuratorFramework> clients = new ArrayList<>();
                 try {
                     for (int i = 0; i < maxClients; i++) {
-                        clients.add(Curators.open(e, i % e.size() + 1, zkOps));
+                        clients.add(Curators.open(e, i % e.size() + 1, zkOps, suspensions));
                     }
                     // the JIT of Curator, the clients and the servers, not reported: a few barriers with every client
                     BarrierRuns.createBarriers(admin, "/dbl-warmup", 3);
@@ -47,16 +49,19 @@ final class DoubleBarrierPaper {
                             String root = "/dbl-" + k++;
                             BarrierRuns.createBarriers(admin, root, b);
                             long ops0 = zkOps.get();
+                            long suspended0 = suspensions.get();
                             BarrierRuns.Double r = BarrierRuns.doubleBarriers(clients.subList(0, c), root, b, maxS);
                             long ops = zkOps.get() - ops0;
                             if (r.early() > 0) {
                                 part.log("   AUDIT FAILED: " + r.early() + " early passes");
                             }
-                            part.row(s.label(), c, b, r.seconds(), r.barrierOpsPerSecond(), ops, ops / r.seconds(), r.early());
+                            part.row(s.label(), c, b, r.seconds(), r.barrierOpsPerSecond(), ops, ops / r.seconds(), r.early(),
+                                    r.longestStepS(), suspensions.get() - suspended0);
                             lines.add(s.label() + " " + c + " clients", b, r.seconds());
                             cells.put(String.format("%04d\t%04d\t%s", b, c, s.label()), Part.f2(r.seconds()) + " s, "
                                     + Part.f0(r.barrierOpsPerSecond()) + " barrier ops/s, " + Part.f0(ops / r.seconds())
-                                    + " zk ops/s");
+                                    + " zk ops/s" + (r.longestStepS() < 1 ? "" : ", one step " + Part.f2(r.longestStepS())
+                                    + " s"));
                         }
                     }
                 } finally {
@@ -78,7 +83,11 @@ final class DoubleBarrierPaper {
                 + 200 / barrierCounts.get(0) + ", for the 2-core machine), c = " + clientCounts + ", each client its own session. Barrier ops/s = "
                 + "2 b c / seconds; zk ops counts the requests Curator sent (its per-operation traces). Every run "
                 + "is audited: no client finished an enter or a leave before all had begun it. Before the first cell, "
-                + "every client passes 3 double barriers, unreported (the JIT).\n");
+                + "every client passes 3 double barriers, unreported (the JIT). longest_step_s in table3.tsv is the longest "
+                + "single enter or leave of any client in the cell, suspensions the clients' lost connections: a "
+                + "cell slowed by one stall (a reconnect after the client's read timeout, two thirds of the 20 s "
+                + "session, or a slow fsync on the shared disk) shows a step of seconds where its neighbours' are "
+                + "tens of ms, and the cell says so (a step of 1 s or more).\n");
         part.text("| b | clients | zookeeper | zabkit |");
         part.text("|---|---|---|---|");
         for (int b : barrierCounts) {

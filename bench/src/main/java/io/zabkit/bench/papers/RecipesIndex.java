@@ -98,28 +98,25 @@ final class RecipesIndex {
         }
         Optional<List<Map<String, String>>> t3 = read(k.resolve("table3.tsv"));
         if (t3.isPresent()) {
-            int most = t3.get().stream().mapToInt(r -> Integer.parseInt(r.get("barriers"))).max().orElseThrow();
-            int scale = 1600 / most;
-            for (String[] c : new String[][] {{"50", "89.9"}, {"200", "951.3"}}) {
-                b.append("| seed 002 Table 3, ").append(c[0]).append(" clients | b = ").append(most)
-                        .append(" barriers (the paper's 1,600 / ").append(scale).append(") | ").append(c[1])
-                        .append(" s for 1,600, so ").append(Part.f2(Double.parseDouble(c[1]) / scale)).append(" s per ")
-                        .append(most).append(" | ")
-                        .append(pair(t3.get(), "seconds", Map.of("clients", c[0], "barriers", "" + most), "zookeeper", true))
-                        .append(" s").append(both).append(" | ")
-                        .append(pair(t3.get(), "seconds", Map.of("clients", c[0], "barriers", "" + most), "zabkit", true))
-                        .append(" s |\n");
+            for (String[] c : new String[][] {{"50", "89.9"}, {"100", "267.2"}, {"200", "951.3"}}) {
+                b.append("| seed 002 Table 3, ").append(c[0]).append(" clients, b = 1,600 | barriers in a row, threshold ")
+                        .append(c[0]).append(" | ").append(c[1]).append(" s (ZooKeeper 3.3.4) | ")
+                        .append(barriers(t3.get(), c[0], "zookeeper")).append(" | ")
+                        .append(barriers(t3.get(), c[0], "zabkit")).append(" |\n");
             }
         }
         Optional<List<Map<String, String>>> f6 = read(papers.resolve("zookeeper/fig6.tsv"));
         if (f6.isPresent()) {
-            for (String reads : List.of("0", "80", "100")) {
-                b.append("| seed 004 Fig 6, ").append(reads).append("% reads | 3 servers, 20 clients x 100 outstanding, "
-                        + "1 KB, all on the leader / spread | lower with every client on the leader | ");
+            for (String[] c : new String[][] {{"3", "0"}, {"3", "80"}, {"3", "100"}, {"13", "80"}}) {
+                String servers = c[0];
+                String reads = c[1];
+                b.append("| seed 004 Fig 6, ").append(reads).append("% reads | ").append(servers).append(" servers, 20 "
+                        + "clients x 100 outstanding, 1 KB, all on the leader / spread | lower with every client on the "
+                        + "leader | ");
                 for (String system : List.of("zookeeper", "zabkit")) {
                     List<String> cells = new ArrayList<>();
                     for (String placement : List.of("leader", "spread")) {
-                        cells.add(max(f6.get(), "ops_per_s", Map.of("system", system, "servers", "3", "placement",
+                        cells.add(max(f6.get(), "ops_per_s", Map.of("system", system, "servers", servers, "placement",
                                 placement, "read_percent", reads)).map(Part::f0).orElse("not run"));
                     }
                     b.append(String.join(" / ", cells)).append(" ops/s | ");
@@ -134,6 +131,25 @@ final class RecipesIndex {
                     + "1,950-3,100 barrier ops/s | ").append(range(d3.get(), "zookeeper")).append(" | ")
                     .append(range(d3.get(), "zabkit")).append(" |\n");
         }
+    }
+
+    /**
+     * "paper's recipe s / Curator's s" at the largest b each ran for these clients: b = 1,600 is the
+     * paper's own, a smaller b is named (the run was scaled down).
+     */
+    private static String barriers(List<Map<String, String>> rows, String clients, String system) {
+        List<String> out = new ArrayList<>();
+        for (String recipe : List.of("paper", "curator")) {
+            Map<String, String> w = Map.of("system", system, "recipe", recipe, "clients", clients);
+            Optional<Double> most = max(rows, "barriers", w);
+            out.add(most.map(b -> {
+                String at = Part.f0(b);
+                Optional<Double> sec = max(rows, "seconds", Map.of("system", system, "recipe", recipe, "clients",
+                        clients, "barriers", at));
+                return sec.map(Part::f2).orElse("?") + " s" + (b == 1600 ? "" : " at b = " + at);
+            }).orElse("not run"));
+        }
+        return String.join(" / ", out) + " (paper's recipe / Curator's)";
     }
 
     private static String range(List<Map<String, String>> rows, String system) {

@@ -58,7 +58,7 @@ public final class RecipesMain {
                     systems, quick ? List.of(10, 20) : List.of(50, 100, 200), quick ? List.of(2, 4) : List.of(10, 20, 40, 80),
                     quick ? 60 : 240, log);
             case "zookeeper-fig6" -> LeaderReadRatio.fig6(out == null ? Path.of("results/papers/zookeeper") : out, systems,
-                    quick ? List.of(3) : List.of(3, 5), quick ? List.of(0, 100) : List.of(0, 20, 40, 60, 80, 100),
+                    quick ? List.of(3) : List.of(3, 5, 7, 9, 13), quick ? List.of(0, 100) : List.of(0, 20, 40, 60, 80, 100),
                     quick ? 4 : 20, 100, quick ? 0.5 : 1, quick ? 1 : 3, log);
             default -> usage("unknown experiment '" + what + "'");
         }

@@ -169,6 +169,7 @@ class RecipesTest {
         BarrierRuns.createBarriers(sessions.get(0), "/double", 3);
         BarrierRuns.Double d = BarrierRuns.doubleBarriers(curators.subList(0, 6), "/double", 3, 30);
         assertEquals(0, d.early());
+        assertTrue(d.longestStepS() > 0 && d.longestStepS() <= d.seconds(), "one step lies within the run: " + d);
     }
 
     @Test
