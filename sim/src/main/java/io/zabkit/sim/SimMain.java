@@ -46,6 +46,7 @@ public final class SimMain {
         boolean faultFree = false;
         boolean withoutScenarios = false;
         boolean electionChannel = false;
+        boolean rackPowerLoss = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -74,6 +75,7 @@ public final class SimMain {
                 case "--fault-free" -> faultFree = true;
                 case "--without-scenarios" -> withoutScenarios = true;
                 case "--election-channel" -> electionChannel = true;
+                case "--rack-power-loss" -> rackPowerLoss = true;
                 default -> usage("unknown option " + a);
             }
         }
@@ -96,7 +98,7 @@ public final class SimMain {
             usage("--trace-out with --seeds needs {seed} in the path (one trace per seed), and no --shard or --result");
         }
         Shape shape = new Shape(ticks, disk, servers, observers, variant, breakAssumption, printHashes, faultFree,
-                withoutScenarios, electionChannel, java.util.Set.copyOf(bugs));
+                withoutScenarios, electionChannel, rackPowerLoss, java.util.Set.copyOf(bugs));
         SeedPlan plan;
         try {
             plan = shard == null ? SeedPlan.unsharded(seed, seeds) : SeedPlan.parse(seed, seeds, shard);
@@ -115,12 +117,13 @@ public final class SimMain {
     /** What every seed of a run shares. */
     record Shape(int ticks, SimDisk.Mode disk, int servers, int observers, Variant variant, boolean breakAssumption,
                  boolean printHashes, boolean faultFree, boolean withoutScenarios, boolean electionChannel,
-                 java.util.Set<Bug> bugs) {
+                 boolean rackPowerLoss, java.util.Set<Bug> bugs) {
         SimOptions options(long seed) {
             SimOptions o = servers == 1 ? SimOptions.fromSeed(seed, ticks, disk)
                     : SimOptions.fromSeed(seed, ticks, disk, servers, variant);
             o = withoutScenarios ? o.withoutTargetedScenarios() : o;
             o = electionChannel && servers > 1 ? o.withElectionChannel() : o;
+            o = rackPowerLoss && servers > 1 && !withoutScenarios ? o.withRackPowerLoss() : o;
             o = faultFree ? o.withoutServerFaults() : o;
             o = breakAssumption ? o.breakingTheFaultAssumption() : o;
             o = observers == 0 ? o : o.withObservers(observers);
@@ -244,7 +247,7 @@ public final class SimMain {
         System.err.println("usage: SimMain [--seed N] [--seeds COUNT] [--ticks T] [--disk honest|lying-sync] "
                 + "[--trace] [--history FILE.edn] [--progress-every K] [--servers N] [--observers M] [--variant Zab|ZabAc|ZabAa|ZabCt|ZabCT] "
                 + "[--break-fault-assumption] [--bug NAME[,NAME]] [--hashes] [--shard i/N] [--result FILE.json] "
-                + "[--trace-out FILE.jsonl (with --seeds: a path with {seed})] [--fault-free] [--without-scenarios] [--election-channel]");
+                + "[--trace-out FILE.jsonl (with --seeds: a path with {seed})] [--fault-free] [--without-scenarios] [--election-channel] [--rack-power-loss]");
         System.exit(2);
     }
 }

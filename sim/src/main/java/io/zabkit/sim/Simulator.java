@@ -53,6 +53,9 @@ public final class Simulator {
     private final Prng laterScenarios;
     /** The SNAP-window scenario's own stream, and the followers it cut (each once) and will restart. */
     private final Prng snapCuts;
+    /** The rack power-loss scenario's own stream (the NEWLEADER window on the other half of the seeds). */
+    private final Prng rackLosses;
+    private final double rackLossProbability;
     private final java.util.Set<Integer> snapCutOnce = new java.util.TreeSet<>();
     private final java.util.Set<Integer> restartWhenServing = new java.util.TreeSet<>();
     private final Trace trace;
@@ -194,6 +197,9 @@ public final class Simulator {
         this.strays = root.fork(); // last: the other streams' draws stay as they were
         this.laterScenarios = new Prng(options.seed() ^ 0x1F2E3D4CL);
         this.snapCuts = new Prng(options.seed() ^ 0x3642C07EL);
+        this.rackLosses = new Prng(options.seed() ^ 0x4643AC1DL);
+        this.rackLossProbability = !options.rackPowerLoss() || options.windowCrashProbability() > 0 ? 0.0
+                : rackLosses.pick(0.0, 0.0, 1.0);
         if (options.slowDisk()) {
             // Targeted: one server's disk lags the others', so that it applies behind the commit point:
             // a sync on it must still wait for what the leader names (ZOOKEEPER-1675's window, held open)
@@ -641,10 +647,14 @@ public final class Simulator {
      * sent NEWLEADER, with the synced history not yet on its disk, loses power together with its leader;
      * the follower comes back soon, the leader last. What the follower stored as its currentEpoch must
      * not claim a history its disk lost, or it wins the next election over a server with the longer,
-     * committed history.
+     * committed history. With {@code --rack-power-loss}, a third of the seeds that do not draw the
+     * durability window have the same power loss at every such window (the two servers share a rack
+     * or a power feed; {@code rackLosses}, a stream of its own): ZOOKEEPER-4643's thin row.
      */
     private void maybeCrashInNewLeaderWindow() {
-        if (options.windowCrashProbability() <= 0) {
+        double p = options.windowCrashProbability() > 0 ? options.windowCrashProbability() / 4 : rackLossProbability;
+        Prng draws = options.windowCrashProbability() > 0 ? scenarios : rackLosses;
+        if (p <= 0) {
             return;
         }
         for (SimNode f : nodes) {
@@ -659,15 +669,15 @@ public final class Simulator {
             }
             SimNode leader = nodes.get((int) zab.leader() - nodes.get(0).address());
             if (!leader.isUp() || !mayCrash(f) || !mayCrash(leader)
-                    || !scenarios.chance(options.windowCrashProbability() / 4)) {
+                    || !draws.chance(p)) {
                 continue;
             }
             trace.event("NodeCrash", "NEWLEADER window: follower " + f.address() + " without its synced history on"
                     + " disk and leader " + leader.address() + " lose power; the leader comes back last");
             coverage.hit(Coverage.Branch.CRASH_NEWLEADER_WINDOW);
-            long back = clock.tick() + scenarios.between(1, 20);
+            long back = clock.tick() + draws.between(1, 20);
             crashAndRestartAt(f, back);
-            crashAndRestartAt(leader, back + scenarios.between(50, 300));
+            crashAndRestartAt(leader, back + draws.between(50, 300));
             return;
         }
     }
