@@ -136,6 +136,18 @@
 (defn- verdict [results]
   (let [v (:valid? results)] (cond (= true v) "valid" (= false v) "INVALID" :else (str v))))
 
+(def min-faults
+  "Faults per run the report is meant for (issue 20: at least 10 of each kind per run)."
+  10)
+
+(defn short-runs
+  "A sentence for each run with fewer than min-faults faults: its figures rest on too few."
+  [runs]
+  (for [run runs
+        :let [n (count (get-in run [:results :availability :faults]))]
+        :when (< n min-faults)]
+    (format "%s under %s had %d faults, fewer than %d" (:system run) (:nemesis run) n min-faults)))
+
 (defn- relative
   "A store path as the repository names it (jepsen/store/...): the report is committed."
   [path]
@@ -170,6 +182,7 @@
                "Seconds from each fault's start until each client's next successful read or write; "
                "'never' counts clients with no success before the history ended. Load average when "
                "written: " load-avg ".\n\n"
+               (str/join (for [w (short-runs runs)] (str "**" w ".**\n\n")))
                "| family | system | op | faults | waits | never | min s | median s | p90 s | max s | verdict | seed |\n"
                "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|\n"
                (str/join (for [{:keys [family run op s]} rows]
@@ -189,5 +202,6 @@
                " (SVG beside each). Runs:\n\n"
                (str/join (for [run (sort-by (juxt :nemesis :system) runs)]
                            (format "- %s, %s: %s\n" (:system run) (:nemesis run) (relative (:store run)))))))
+    (doseq [w (short-runs runs)] (println "[campaign] warning:" w))
     (println (format "[campaign] availability report: %d runs, %d families -> %s" (count runs) (count families) out-dir))
     out-dir))

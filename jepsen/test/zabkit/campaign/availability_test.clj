@@ -33,3 +33,9 @@
   (is (= [[1.0 0.25] [2.0 0.5]] (av/cdf-points [2.0 1.0] 2)))
   (is (= [[1.0 1.0]] (av/cdf-points [1.0] 0)))
   (is (thrown? AssertionError (av/cdf-points [-1.0] 0))))
+
+(deftest runs-with-too-few-faults-are-named
+  (is (= ["zabkit under kill had 3 faults, fewer than 10"]
+         (vec (av/short-runs [{:system "zabkit" :nemesis "kill" :results results}
+                              {:system "zookeeper" :nemesis "kill"
+                               :results {:availability {:faults (vec (repeat 10 {:fault :kill-all}))}}}])))))
