@@ -137,16 +137,17 @@ final class RecipesIndex {
      * "paper's recipe s / Curator's s" at the largest b each ran for these clients: b = 1,600 is the
      * paper's own, a smaller b is named (the run was scaled down).
      */
-    private static String barriers(List<Map<String, String>> rows, String clients, String system) {
+    static String barriers(List<Map<String, String>> rows, String clients, String system) {
         List<String> out = new ArrayList<>();
         for (String recipe : List.of("paper", "curator")) {
             Map<String, String> w = Map.of("system", system, "recipe", recipe, "clients", clients);
             Optional<Double> most = max(rows, "barriers", w);
             out.add(most.map(b -> {
-                String at = Part.f0(b);
+                // the .tsv holds the count as written (1600), the index shows it grouped (1,600)
                 Optional<Double> sec = max(rows, "seconds", Map.of("system", system, "recipe", recipe, "clients",
-                        clients, "barriers", at));
-                return sec.map(Part::f2).orElse("?") + " s" + (b == 1600 ? "" : " at b = " + at);
+                        clients, "barriers", Long.toString(Math.round(b))));
+                assert sec.isPresent() : "no seconds for " + system + " " + recipe + " at its own largest b " + b;
+                return sec.map(Part::f2).orElse("?") + " s" + (b == 1600 ? "" : " at b = " + Part.f0(b));
             }).orElse("not run"));
         }
         return String.join(" / ", out) + " (paper's recipe / Curator's)";
