@@ -2,7 +2,7 @@
 # and zabkit in one run each, written to results/papers/<paper>/ (README.md, .tsv, .png, .svg). Each
 # prints figures and never fails on speed; the bounded checks run in test-java (bench/src/test). Every
 # run but a QUICK one ends by rewriting results/README.md, the index, from the papers' .tsv files.
-.PHONY: papers papers-zookeeper papers-system-s papers-thesis papers-index
+.PHONY: papers papers-zookeeper papers-system-s papers-system-s-replot papers-thesis papers-index
 
 # PAPERS_ARGS: e.g. --parts fig5 --systems zabkit --quick (QUICK=1 writes to bench/target/papers-quick/)
 PAPERS_ARGS ?=
@@ -23,6 +23,10 @@ papers-zookeeper: bench-build ## seed 004: Table 2, Fig 5, Fig 7, both systems (
 
 papers-system-s: bench-build ## seed 001: Fig 2 (primitive ops) and Fig 6 (the limits of multi), both systems
 	$(call papers_run,system-s)
+
+papers-system-s-replot: bench-build ## redraw seed 001 Fig 2's charts from results/papers/system-s/fig2.tsv (no run)
+	cd $(ROOT) && java -Djava.awt.headless=true -cp "$(PAPERS_CP)" io.zabkit.bench.papers.PapersMain system-s-replot \
+	  --out "$(ROOT)/results/papers/system-s"
 
 papers-thesis: bench-build ## seed 000: sync vs async, persistent vs sequential, tmpfs vs disk, snapshot cost
 	$(call papers_run,thesis)

@@ -71,6 +71,8 @@ public final class PapersMain {
                     SystemSPaper.fig6(out, systems, quick, log);
                 }
             }
+            case "system-s-replot" -> SystemSPaper.replotFig2(Path.of(opts.getOrDefault("out",
+                    "results/papers/system-s")), log);
             case "thesis" -> {
                 Path out = Path.of(opts.getOrDefault("out", "results/papers/thesis"));
                 Set<String> parts = parts(opts, ThesisPaper.ORDER);
@@ -103,7 +105,7 @@ public final class PapersMain {
     }
 
     private static void usage(String why) {
-        System.err.println("PapersMain: " + why + "\nusage: PapersMain zookeeper|fig8|system-s|thesis|index [--out DIR] "
+        System.err.println("PapersMain: " + why + "\nusage: PapersMain zookeeper|fig8|system-s|system-s-replot|thesis|index [--out DIR] "
                 + "[--parts a,b] [--systems zookeeper,zabkit] [--quick]");
         System.exit(2);
     }

@@ -30,7 +30,49 @@ final class SystemSPaper {
             The figure's curves carry no values in seed 001's text; its prose gives the numbers quoted below.
             """;
 
+    /** Fig 2's most requests in flight per client. */
+    static final int FIG2_WINDOW = 1_000;
+
     private SystemSPaper() {}
+
+    /** One Fig 2 point on its chart; a one-server ensemble is the standalone server, named so on the legend. */
+    private static void addFig2Point(Charts.Lines writes, Charts.Lines reads, String system, int servers, int clients,
+            PrimitiveOps.Kind kind, double opsPerSecond) {
+        assert servers >= 1 && clients >= 1 : servers + " servers, " + clients + " clients";
+        String size = servers == 1 ? "standalone" : servers + " servers";
+        (kind == PrimitiveOps.Kind.GET ? reads : writes).add(system + " " + size + " " + kind.name().toLowerCase(),
+                clients, opsPerSecond);
+    }
+
+    private static void writeFig2Charts(Path out, int requestsPerClient, int window, Charts.Lines writes,
+            Charts.Lines reads) throws java.io.IOException {
+        Charts.write(out, "fig2-writes", "Create, set, delete throughput (seed 001 Fig 2)", requestsPerClient
+                + " async requests per client, 1 KB, at most " + window + " in flight", "clients", "ops/s", writes, true);
+        Charts.write(out, "fig2-reads", "Get throughput (seed 001 Fig 2)", requestsPerClient
+                + " async requests per client, 1 KB", "clients", "ops/s", reads, true);
+    }
+
+    /** Redraws Fig 2's charts from out/fig2.tsv, without running anything (after a change of labels or style). */
+    static void replotFig2(Path out, Consumer<String> log) throws java.io.IOException {
+        List<String> lines = java.nio.file.Files.readAllLines(out.resolve("fig2.tsv"));
+        if (lines.isEmpty() || !lines.get(0).equals("system\tservers\tclients\tkind\trequests\tops_per_s\terrors")) {
+            throw new IllegalArgumentException(out.resolve("fig2.tsv") + " is not a Fig 2 table (header differs)");
+        }
+        Charts.Lines writes = new Charts.Lines();
+        Charts.Lines reads = new Charts.Lines();
+        int requestsPerClient = 0;
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split("\t");
+            int clients = Integer.parseInt(f[2]);
+            requestsPerClient = Integer.parseInt(f[4]) / clients;
+            addFig2Point(writes, reads, f[0], Integer.parseInt(f[1]), clients, PrimitiveOps.Kind.valueOf(f[3]),
+                    Double.parseDouble(f[5]));
+        }
+        assert !writes.isEmpty() && !reads.isEmpty() : "Fig 2 table without rows";
+        writeFig2Charts(out, requestsPerClient, FIG2_WINDOW, writes, reads);
+        log.accept("redrew " + out.resolve("fig2-writes.png") + " and fig2-reads.png from fig2.tsv ("
+                + (lines.size() - 1) + " rows)");
+    }
 
     /** Fig 2: the primitive operations' throughput by ensemble size and number of clients. */
     static void fig2(Path out, List<SystemUnderTest> systems, boolean quick, Consumer<String> log) throws Exception {
@@ -39,7 +81,7 @@ final class SystemSPaper {
         List<Integer> sizes = quick ? List.of(1, 3) : List.of(1, 3, 5, 7, 9);
         List<Integer> clientCounts = quick ? List.of(1, 4) : List.of(1, 4, 10, 20);
         int requests = quick ? 300 : 2_000;
-        int window = 1_000;
+        int window = FIG2_WINDOW;
         Part part = new Part(out, "fig2", "Fig 2: throughput of the primitive operations (1 KB)",
                 "system\tservers\tclients\tkind\trequests\tops_per_s\terrors", log);
         Charts.Lines writes = new Charts.Lines();
@@ -52,18 +94,14 @@ final class SystemSPaper {
                     for (int c : clientCounts) {
                         for (PrimitiveOps.Result r : PrimitiveOps.run(e, c, requests, window, 1024, "/f2-" + point++)) {
                             part.row(s.label(), n, c, r.kind(), r.requests(), r.opsPerSecond(), r.errors());
-                            (r.kind() == PrimitiveOps.Kind.GET ? reads : writes).add(s.label() + " " + n + " servers "
-                                    + r.kind().name().toLowerCase(), c, r.opsPerSecond());
+                            addFig2Point(writes, reads, s.label(), n, c, r.kind(), r.opsPerSecond());
                             cells.put(r.kind() + "\t" + n + "\t" + c + "\t" + s.label(), Part.f0(r.opsPerSecond()));
                         }
                     }
                 }
             }
         }
-        Charts.write(out, "fig2-writes", "Create, set, delete throughput (seed 001 Fig 2)", requests
-                + " async requests per client, 1 KB, at most " + window + " in flight", "clients", "ops/s", writes, true);
-        Charts.write(out, "fig2-reads", "Get throughput (seed 001 Fig 2)", requests + " async requests per client, 1 KB",
-                "clients", "ops/s", reads, true);
+        writeFig2Charts(out, requests, window, writes, reads);
         part.text("The paper: 1 to 20 clients, each issuing 100,000 asynchronous requests of one kind and waiting "
                 + "for them; a client's throughput is its own, the ensemble's the sum; 1 to 9 servers; writes "
                 + "(create, set, delete) are faster with fewer servers (standalone excepted), reads are an order "
