@@ -22,6 +22,24 @@
 
 (defn zabkit-server-bin [] (io/file (repo-root) "bin" "zabkit-server"))
 
+(defn bugzoo-switches
+  "The names of zabkit's bug-zoo switches, read from the enum in this checkout's impl/ (the servers
+  a campaign starts are built from it), so a misspelt --bugzoo fails before any server starts."
+  []
+  (let [f (io/file (repo-root) "impl/src/main/java/io/zabkit/zab/Bug.java")]
+    (set (map second (re-seq #"(?m)^    ([A-Z0-9_]+)[(,;]" (slurp f))))))
+
+(defn check-bugzoo!
+  "Fails early on a --bugzoo name the server would refuse."
+  [test]
+  (when-let [bugs (:bugzoo test)]
+    (let [known (bugzoo-switches)
+          unknown (remove known (str/split bugs #","))]
+      (when (seq unknown)
+        (throw (ex-info (str "--bugzoo: no switch named " (str/join ", " unknown) " in impl's Bug.java; known: "
+                             (str/join ", " (sort known)))
+                        {:type :usage}))))))
+
 (defn check-system!
   "Fails early, with what to do, when the system cannot be started here."
   [system]
@@ -75,6 +93,9 @@
               "4lw.commands.whitelist=srvr,ruok,mntr"
               "admin.enableServer=false"
               "autopurge.purgeInterval=0"]
+             ;; a planted bug (zabkit only; its server refuses the first key without the second)
+             (when-let [bugs (:bugzoo test)]
+               [(str "zabkit.bugzoo=" bugs) "zabkit.bugzoo.allow=true"])
              (for [[i n] (map-indexed vector (nodes/node-names (:nodes-impl test)))]
                (str "server." (inc i) "=" (nodes/node-host (:nodes-impl test) n) ":" (str/join ":" peer-ports)))
              [""])))
@@ -230,6 +251,7 @@
 
 (defn setup! [test]
   (check-system! (:system test))
+  (check-bugzoo! test)
   (doseq [node (nodes/node-names (:nodes-impl test))]
     (prepare-node! test node)
     (start-node! test node))

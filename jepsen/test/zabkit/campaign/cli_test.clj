@@ -4,6 +4,7 @@
             [clojure.test :refer [deftest is testing]]
             [clojure.tools.cli :as tcli]
             [zabkit.campaign.cli :as cli]
+            [zabkit.campaign.db :as db]
             [zabkit.campaign.nemesis]))
 
 (defn- parse [& args] (tcli/parse-opts args cli/opt-specs))
@@ -65,3 +66,15 @@
   (is (= 7 (:seed (cli/resolve-seed (:options (parse "--seed" "7"))))))
   (is (int? (:seed (cli/resolve-seed (:options (parse))))) "drawn when not given")
   (is (seq (:errors (parse "--seed" "x")))))
+
+(deftest bugzoo-names
+  (testing "the option takes switch names, comma-separated"
+    (is (= "ACK_BEFORE_FSYNC,TRUNC_NOT_APPLIED_ON_DISK"
+           (:bugzoo (:options (parse "--bugzoo" "ACK_BEFORE_FSYNC,TRUNC_NOT_APPLIED_ON_DISK")))))
+    (is (seq (:errors (parse "--bugzoo" "ack before fsync")))))
+  (testing "names are checked against impl's Bug.java before any server starts"
+    (is (contains? (db/bugzoo-switches) "ACK_BEFORE_FSYNC"))
+    (is (contains? (db/bugzoo-switches) "OBSERVER_ACK_COUNTED"))
+    (is (nil? (db/check-bugzoo! {:bugzoo "ACK_BEFORE_FSYNC"})))
+    (is (thrown-with-msg? clojure.lang.ExceptionInfo #"no switch named NO_SUCH_BUG"
+                          (db/check-bugzoo! {:bugzoo "ACK_BEFORE_FSYNC,NO_SUCH_BUG"})))))

@@ -69,6 +69,11 @@
     (is (= "zookeeper" (sut/label {:system :zookeeper})))
     (is (= "zookeeper-3.8.4" (sut/label {:system :zookeeper :zookeeper-version "3.8.4"})))
     (is (= {:build :pinned :version "3.9.4"} (sut/description {:system :zookeeper}))))
+  (testing "a planted bug names the build, and only zabkit has the switches"
+    (is (= "zabkit+ack_before_fsync+apply_before_commit"
+           (sut/label {:system :zabkit :bugzoo "ACK_BEFORE_FSYNC,APPLY_BEFORE_COMMIT"})))
+    (is (thrown-with-msg? clojure.lang.ExceptionInfo #"needs --system zabkit"
+                          (sut/label {:system :zookeeper :bugzoo "ACK_BEFORE_FSYNC"}))))
   (testing "at most one option, and only for --system zookeeper"
     (is (thrown-with-msg? clojure.lang.ExceptionInfo #"at most one"
                           (sut/kind {:system :zookeeper :zookeeper-version "3.8.4" :server-jars "/x"})))
