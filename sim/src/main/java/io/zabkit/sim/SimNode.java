@@ -384,6 +384,26 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
         }
     }
 
+    /**
+     * keepConnections' K1, from the outside: a server that is neither serving nor in read-only mode sends a kept
+     * client nothing but ping replies (xid -2) and watch events (xid -1). A connect is refused without a reply
+     * there, so any other frame is the reply to a held request.
+     */
+    private void checkHeldUntilSynced(Ready ready) {
+        if (core.zab().isServing() || core.isReadOnly()) {
+            return;
+        }
+        for (Ready.Outbound out : ready.sends()) {
+            byte[] b = out.bytes();
+            int xid = b.length >= 8 ? java.nio.ByteBuffer.wrap(b, 4, 4).getInt() : 0;
+            if (b.length >= 8 && xid != ClientCodec.PING_XID && xid != ClientCodec.NOTIFICATION_XID) {
+                throw new Violation("HeldUntilSynced", "node " + address + " answered xid " + xid + " on connection "
+                        + out.connId() + " while " + core.zab().state() + "/" + core.zab().zabState()
+                        + ", before it is synchronized with a leader");
+            }
+        }
+    }
+
     /** keepConnections: whether the core held kept connections when this node last looked (coverage only). */
     private boolean wasHolding;
 
@@ -405,6 +425,9 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
                 persist(ready);
             } catch (IOException e) {
                 throw new Violation("Storage", "storage failed on a simulated disk: " + e);
+            }
+            if (options.keepConnections()) {
+                checkHeldUntilSynced(ready);
             }
             for (Ready.Outbound out : ready.sends()) {
                 network.send(out.connId(), address, out.bytes());
