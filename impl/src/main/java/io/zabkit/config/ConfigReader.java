@@ -46,12 +46,18 @@ public final class ConfigReader {
     static final int DEFAULT_GLOBAL_OUTSTANDING_LIMIT = 1000;
     static final String HANDSHAKE_TIMEOUT = "nio.sessionlessCnxnTimeout";
     static final int DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
+    /**
+     * zabkit only (issue 20 item 7): keep client connections across the loss of the leader, holding requests
+     * until synchronized (impl/README.md). Off by default, as ZooKeeper has no such behaviour; every server of
+     * an ensemble must say the same.
+     */
+    static final String KEEP_CONNECTIONS = "keepConnections";
 
     private static final Set<String> USED = Set.of("dataDir", "dataLogDir", "clientPort", "clientPortAddress",
             "tickTime", "initLimit", "syncLimit", "minSessionTimeout", "maxSessionTimeout", "maxClientCnxns",
             "forceSync", "snapCount", "jute.maxbuffer", "4lw.commands.whitelist", "autopurge.snapRetainCount",
             "autopurge.purgeInterval", "electionFinalizeWait", BROADCAST, COIN_TOSS_PROBABILITY, SESSION_SECRET,
-            GLOBAL_OUTSTANDING_LIMIT, HANDSHAKE_TIMEOUT, BUGZOO, BUGZOO_ALLOW, PEER_TYPE);
+            GLOBAL_OUTSTANDING_LIMIT, HANDSHAKE_TIMEOUT, BUGZOO, BUGZOO_ALLOW, PEER_TYPE, KEEP_CONNECTIONS);
     private static final Set<String> ZOOKEEPER_UNUSED = Set.of("preAllocSize",
             "snapSizeLimitInKb", "txnLogSizeLimitInKb", "standaloneEnabled", "reconfigEnabled", "dynamicConfigFile",
             "leaderServes", "cnxTimeout", "quorumListenOnAllIPs", "secureClientPort", "secureClientPortAddress",
@@ -139,9 +145,10 @@ public final class ConfigReader {
         MetricsConfig metrics = MetricsConfig.read(cfg, warnings);
         ClientAuth clientAuth = ClientAuthKeys.read(cfg);
         TlsConfig tls = TlsConfig.read(cfg, client);
+        boolean keepConnections = cfg.get(KEEP_CONNECTIONS) != null && Values.yesNo(cfg.get(KEEP_CONNECTIONS));
         return new ServerConfig(core, dataDir, dataLogDir, client, initLimit, syncLimit, snapRetainCount,
                 purgeIntervalHours, finalizeWaitMs, outstandingLimit, handshakeTimeoutMs, metrics, tls, clientAuth, servers,
-                warnings);
+                warnings, keepConnections);
     }
 
     private static CoreConfig coreConfig(CfgFile cfg, long myid, int tickTimeMs, long sessionSecret,

@@ -28,11 +28,14 @@ import java.util.Map;
  * @param clientAuth             the sasl ACL scheme and enforced authentication (authProvider.N, enforce.auth.*)
  * @param servers                the server.N lines by id; empty for a standalone server
  * @param warnings               settings that were ignored, for the startup log
+ * @param keepConnections        zabkit's keepConnections (issue 20 item 7): keep client connections across
+ *                               the loss of the leader; false by default, ZooKeeper's behaviour
  */
 public record ServerConfig(CoreConfig core, Path dataDir, Path dataLogDir, InetSocketAddress clientAddress,
                            int initLimitTicks, int syncLimitTicks, int snapRetainCount, int purgeIntervalHours,
                            int electionFinalizeWaitMs, int globalOutstandingLimit, int handshakeTimeoutMs,
-                           MetricsConfig metrics, TlsConfig tls, ClientAuth clientAuth, Map<Long, ServerAddress> servers, List<String> warnings) {
+                           MetricsConfig metrics, TlsConfig tls, ClientAuth clientAuth, Map<Long, ServerAddress> servers, List<String> warnings,
+                           boolean keepConnections) {
     public ServerConfig {
         servers = Map.copyOf(servers);
         warnings = List.copyOf(warnings);

@@ -30,6 +30,17 @@ final class Connection {
         byte[] ready;
         /** Close the connection once this reply is sent (failed auth, expired session). */
         boolean closeAfter;
+        /** A write's packet as the client sent it, to forward it again after a leader change (keepConnections). */
+        byte[] packet;
+        /**
+         * keepConnections: a write (or session create) this server had forwarded or proposed under the leader
+         * it lost, not yet answered; resolved exactly once after the next synchronization (K2).
+         */
+        boolean oldEpoch;
+        /** keepConnections: arrived (or must be issued again) while held; not yet sent to any leader. */
+        boolean held;
+        /** How often an old-epoch or held request was resolved after a sync: never more than once. */
+        int resolutions;
 
         Pending(Request request, long zxid) {
             this.request = request;

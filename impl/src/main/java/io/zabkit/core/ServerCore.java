@@ -76,6 +76,13 @@ public final class ServerCore implements Replica, Effects {
     private SaslServers saslServers;
     /** readonlymode.enabled: off until the runtime says (ZooKeeper's default). */
     private ReadOnlyMode readOnly = ReadOnlyMode.off();
+    /**
+     * keepConnections (issue 20 item 7, impl/README.md): a server that loses its leader keeps its client
+     * connections and holds their requests until it is synchronized again. Off unless the runtime says.
+     */
+    private boolean keepConnections;
+    /** keepConnections: since when this server holds its kept connections (it lost its leader), or -1. */
+    private long holdingSinceMs = -1;
     /** Follower: sessions seen alive since the last ping, with their timeouts, for the leader. */
     private final Map<Long, Integer> touchedSinceLastPing = new TreeMap<>();
 
@@ -160,6 +167,9 @@ public final class ServerCore implements Replica, Effects {
         for (Map.Entry<Long, Integer> e : d.sessionTimeouts().entrySet()) {
             restored.applyCreate(e.getKey(), e.getValue(), nowMs);
         }
+        for (Map.Entry<Long, io.zabkit.session.Sessions.LastApplied> e : d.lastApplied().entrySet()) {
+            restored.recordApplied(e.getKey(), e.getValue());
+        }
         useState(d.tree(), restored, d.zxid());
     }
 
@@ -196,6 +206,24 @@ public final class ServerCore implements Replica, Effects {
         readOnly = ReadOnlyMode.enabled(config.tickTimeMs());
     }
 
+    /**
+     * zoo.cfg's keepConnections: losing its leader, this server keeps its client connections, answers their
+     * pings, holds every other request until it is synchronized with a new leader, then resolves the writes it
+     * had forwarded exactly once and fires the watches the sync changed (impl/README.md). All servers of an
+     * ensemble must agree: the table of last replies is replicated state. Called once, before clients connect.
+     */
+    public void enableKeepConnections() {
+        if (!connections.isEmpty()) {
+            throw new IllegalStateException("keepConnections is set before clients connect");
+        }
+        keepConnections = true;
+    }
+
+    /** keepConnections and no leader yet: requests wait, pings are answered. */
+    public boolean isHolding() {
+        return holdingSinceMs >= 0;
+    }
+
     /** Serving read-only clients now (ZooKeeper's server state "read-only"). */
     public boolean isReadOnly() {
         return readOnly.isActive();
@@ -214,6 +242,7 @@ public final class ServerCore implements Replica, Effects {
         }
         zab.tick(nowMs);
         followReadOnlyMode();
+        closeHeldPastTimeout();
         if (!zab.isServingLeader()) {
             return;
         }
@@ -263,6 +292,9 @@ public final class ServerCore implements Replica, Effects {
                 break;
             case ENDED:
                 for (Connection c : new ArrayList<>(connections.values())) {
+                    if (keepConnections && !c.readOnly) {
+                        continue; // a kept connection, held until the sync
+                    }
                     LOG.log(System.Logger.Level.INFO, "closing connection {0} from {1}: read-only mode ended ({2})",
                             c.id, c.remoteAddress, zab.state());
                     closeConnection(c);
@@ -529,11 +561,12 @@ public final class ServerCore implements Replica, Effects {
         for (Connection c : connections.values()) {
             check(!c.readOnly || readOnly.isActive(), "read-only session 0x" + Long.toHexString(c.sessionId)
                     + " is connected outside read-only mode");
-            if (!zab.isServing()) {
+            if (!zab.isServing() && !isHolding()) {
                 check(c.phase != Connection.Phase.CONNECTED || c.readOnly, "session 0x" + Long.toHexString(c.sessionId)
                         + " is connected while this server is " + zab.state() + " in " + zab.zabState());
             }
         }
+        check(!isHolding() || (keepConnections && !zab.isServing()), "holding connections while serving");
         for (long sessionId : tree.sessionsWithEphemerals()) {
             check(sessions.exists(sessionId), "ephemerals of session 0x" + Long.toHexString(sessionId)
                     + " outlive it");
@@ -566,6 +599,11 @@ public final class ServerCore implements Replica, Effects {
     @Override
     public void deliver(Txn txn) {
         TxnResult result = applier.apply(txn, nowMs);
+        if (keepConnections && txn.sessionId() != 0 && sessions.exists(txn.sessionId())
+                && txn.type() != OpCode.CREATE_SESSION) {
+            sessions.recordApplied(txn.sessionId(), new io.zabkit.session.Sessions.LastApplied(txn.cxid(), txn.zxid(),
+                    Replies.writeReply(txn.cxid(), txn.zxid(), result.type(), result)));
+        }
         appliedListener.accept(txn);
         prep.applied(txn.zxid());
         deliverWatches(tree.watches().drainFired());
@@ -600,10 +638,54 @@ public final class ServerCore implements Replica, Effects {
 
     @Override
     public void install(Snapshot snapshot) throws IOException {
-        assert connections.values().stream().noneMatch(c -> c.phase == Connection.Phase.CONNECTED)
+        assert isHolding() || connections.values().stream().noneMatch(c -> c.phase == Connection.Phase.CONNECTED)
                 : "SNAP while serving clients";
+        DataTree before = tree;
         useState(snapshot);
         txnsSinceSnapshot = 0;
+        if (isHolding()) {
+            carryWatches(before);
+        }
+    }
+
+    /**
+     * keepConnections, K3: the kept connections' watches move from the state before a SNAP to the state it
+     * installs; those whose znode changed fire now, as SetWatches would with the client's last zxid (data
+     * watch: node gone or mzxid grew; exists watch: node now exists; child watch: node gone or pzxid grew).
+     * They are sent at once, before any held request's reply, which waits for the end of the sync.
+     */
+    private void carryWatches(DataTree before) {
+        long lastZxid = applier.lastProcessedZxid();
+        List<Watches.Fired> fired = new ArrayList<>();
+        Set<String> deleted = new java.util.HashSet<>();
+        for (Watches.Registration r : before.watches().registrations()) {
+            io.zabkit.tree.Znode was = before.get(r.path());
+            io.zabkit.tree.Znode now = tree.get(r.path());
+            Watches.Fired f = null;
+            if (r.mode() != Watches.Mode.STANDARD || config.zab().bug(Bug.KEEP_SNAP_WATCHES_NOT_FIRED)) {
+                f = null; // persistent watches are re-registered without events, as by SetWatches
+            } else if (r.child()) {
+                f = now == null ? new Watches.Fired(r.watcher(), io.zabkit.tree.WatchKind.NODE_DELETED, r.path(), lastZxid)
+                        : was != null && now.pzxid() > was.pzxid()
+                        ? new Watches.Fired(r.watcher(), io.zabkit.tree.WatchKind.NODE_CHILDREN_CHANGED, r.path(), now.pzxid())
+                        : null;
+            } else if (was == null) {
+                f = now == null ? null
+                        : new Watches.Fired(r.watcher(), io.zabkit.tree.WatchKind.NODE_CREATED, r.path(), now.stat().getCzxid());
+            } else {
+                f = now == null ? new Watches.Fired(r.watcher(), io.zabkit.tree.WatchKind.NODE_DELETED, r.path(), lastZxid)
+                        : now.mzxid() > was.mzxid()
+                        ? new Watches.Fired(r.watcher(), io.zabkit.tree.WatchKind.NODE_DATA_CHANGED, r.path(), now.mzxid())
+                        : null;
+            }
+            if (f == null) {
+                tree.watches().add(r);
+            } else if (f.type() != io.zabkit.tree.WatchKind.NODE_DELETED || deleted.add(f.watcher() + " " + f.path())) {
+                fired.add(f); // one NodeDeleted per watcher and path, as a delete's suppression gives (seed 13: twice)
+            }
+        }
+        stats.keptWatchesFiredAtSnap += fired.size();
+        deliverWatches(fired);
     }
 
     @Override
@@ -614,16 +696,200 @@ public final class ServerCore implements Replica, Effects {
             sessions.touchAll(nowMs); // a new leader gives every session a full timeout to reconnect
             lastContainerCheckMs = nowMs;
         }
+        if (isHolding()) {
+            resumeHeld(leading);
+        }
     }
 
     @Override
     public void stopServing(String why) {
+        if (keepConnections) {
+            holdConnections(why);
+            return;
+        }
         for (Connection c : new ArrayList<>(connections.values())) {
             LOG.log(System.Logger.Level.INFO, "closing connection {0} from {1}: {2}", c.id, c.remoteAddress, why);
             closeConnection(c);
         }
         syncWaiters.clear();
         touchedSinceLastPing.clear();
+    }
+
+    /**
+     * keepConnections, K1: the leader is lost but the connections stay. Writes forwarded (or, on a leader
+     * stepping down, proposed) and not yet answered are marked old-epoch, to be resolved after the sync (K2);
+     * syncs not yet answerable are issued again then. A connection still in its handshake has no session to
+     * keep: it is closed as today.
+     */
+    private void holdConnections(String why) {
+        holdingSinceMs = nowMs;
+        long lastProcessed = applier.lastProcessedZxid();
+        int kept = 0;
+        for (Connection c : new ArrayList<>(connections.values())) {
+            if (c.phase != Connection.Phase.CONNECTED || c.readOnly) {
+                LOG.log(System.Logger.Level.INFO, "closing connection {0} from {1}: {2}", c.id, c.remoteAddress, why);
+                closeConnection(c);
+                continue;
+            }
+            kept++;
+            for (Connection.Pending p : c.queue) {
+                p.resolutions = 0; // once per sync: a write issued again may meet the next leader change too
+                if (p.ready != null || p.held) {
+                    continue;
+                }
+                if (p.request.isWrite() && p.result == null) {
+                    p.oldEpoch = true;
+                } else if (p.request.type() == OpCode.SYNC && (p.zxid == Connection.AWAITING_LEADER || p.zxid > lastProcessed)) {
+                    p.held = true; // the old leader's answer, or the zxid it named, may never come
+                }
+            }
+        }
+        LOG.log(System.Logger.Level.INFO, "keeping {0} client connections until synchronized with a new leader: {1}",
+                kept, why);
+        syncWaiters.clear();
+        touchedSinceLastPing.clear();
+    }
+
+    /** keepConnections, K5: a connection held longer than its session timeout is closed as today. */
+    private void closeHeldPastTimeout() {
+        if (!isHolding()) {
+            return;
+        }
+        for (Connection c : new ArrayList<>(connections.values())) {
+            if (!c.readOnly && nowMs - holdingSinceMs >= c.timeoutMs) {
+                LOG.log(System.Logger.Level.INFO, "closing kept connection {0} of session 0x{1}: no leader within its"
+                        + " session timeout ({2} ms)", c.id, Long.toHexString(c.sessionId), c.timeoutMs);
+                stats.keptConnectionsClosed++;
+                closeConnection(c);
+            }
+        }
+    }
+
+    /**
+     * keepConnections, K2: synchronized with a new leader (its whole initial history applied), each held
+     * connection's requests are resolved in FIFO order: an old-epoch write in the new history is answered with
+     * its result (applied in a DIFF: already matched; behind a SNAP: the session's last reply), one not in it
+     * can no longer commit and is forwarded again, once; held requests go out now. Then the replies flow.
+     */
+    private void resumeHeld(boolean leading) {
+        stats.keptConnectionsResumed += connections.size();
+        LOG.log(System.Logger.Level.INFO, "synchronized after {0} ms: resuming {1} kept connections",
+                nowMs - holdingSinceMs, connections.size());
+        holdingSinceMs = -1;
+        for (Connection c : new ArrayList<>(connections.values())) {
+            if (c.phase == Connection.Phase.CONNECTED && !c.readOnly) {
+                resolveHeld(c, leading);
+            }
+            if (c.phase == Connection.Phase.CONNECTED && !c.readOnly && readPrecedesAppliedWrite(c)) {
+                // The read was issued before the write, but the state the sync brought already holds the write:
+                // answering the read now shows the session its own later write (simulator, 3 servers, seed 10:
+                // reads at 0x50000000a, then the write's reply at 0x500000008). As today: close (K5's fallback).
+                LOG.log(System.Logger.Level.INFO, "closing kept connection {0}: a held read precedes a write the sync"
+                        + " applied", c.id);
+                stats.keptConnectionsClosed++;
+                closeConnection(c);
+            }
+        }
+        for (Connection c : new ArrayList<>(connections.values())) {
+            drain(c);
+        }
+    }
+
+    /** A read or sync still unanswered in the queue ahead of a write whose transaction is applied already. */
+    private static boolean readPrecedesAppliedWrite(Connection conn) {
+        boolean unansweredRead = false;
+        for (Connection.Pending p : conn.queue) {
+            boolean write = p.request.isWrite() && p.request.type() != OpCode.CREATE_SESSION;
+            if (!write && p.ready == null && p.request.type() != OpCode.PING) {
+                unansweredRead = true;
+            } else if (write && (p.result != null || p.ready != null) && unansweredRead) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void resolveHeld(Connection conn, boolean leading) {
+        io.zabkit.session.Sessions.LastApplied last = sessions.lastApplied(conn.sessionId);
+        for (Connection.Pending p : conn.queue) {
+            if (p.oldEpoch && p.result == null) {
+                p.oldEpoch = false;
+                if (p.request.type() == OpCode.CREATE_SESSION || p.request.type() == OpCode.CLOSE_SESSION) {
+                    // Session ids are unique: whether the session exists says whether its create or close is applied.
+                    boolean applied = sessions.exists(conn.sessionId) == (p.request.type() == OpCode.CREATE_SESSION);
+                    if (applied) {
+                        answerResolved(p, TxnResult.ok(p.request.type(), null, null));
+                    } else {
+                        reissue(conn, p, leading);
+                    }
+                } else if (last != null && p.request.xid() == last.cxid()
+                        && !config.zab().bug(Bug.KEEP_REFORWARD_WITHOUT_CHECK)) {
+                    assert p.resolutions++ == 0 : "an old-epoch write resolved twice";
+                    p.ready = last.reply(); // in the new history, behind a SNAP: its stored reply
+                    p.zxid = last.zxid();
+                } else if (last != null && p.request.xid() < last.cxid()
+                        && !config.zab().bug(Bug.KEEP_REFORWARD_WITHOUT_CHECK)) {
+                    // Applied behind a SNAP, but only the session's last reply is kept: K5's fallback.
+                    LOG.log(System.Logger.Level.INFO, "closing kept connection {0}: its write 0x{1} was applied behind"
+                            + " a SNAP and its reply is not kept", conn.id, Integer.toHexString(p.request.xid()));
+                    stats.keptConnectionsClosed++;
+                    closeConnection(conn);
+                    return;
+                } else {
+                    reissue(conn, p, leading);
+                }
+            } else if (p.oldEpoch && config.zab().bug(Bug.KEEP_REFORWARD_WITHOUT_CHECK) && p.request.isWrite()
+                    && p.request.type() != OpCode.CREATE_SESSION && p.request.type() != OpCode.CLOSE_SESSION) {
+                p.result = null; // the bug: answered in the DIFF, forwarded again all the same
+                p.oldEpoch = false;
+                reissue(conn, p, leading);
+            } else if (p.held) {
+                reissue(conn, p, leading);
+            } else {
+                p.oldEpoch = false;
+            }
+        }
+    }
+
+    private void answerResolved(Connection.Pending p, TxnResult result) {
+        assert p.resolutions++ == 0 : "an old-epoch write resolved twice";
+        p.result = result;
+    }
+
+    /** Sends a held (or old-epoch, not applied) request to the new leader, or proposes it when this is that leader. */
+    private void reissue(Connection conn, Connection.Pending p, boolean leading) {
+        assert p.resolutions++ == 0 : "a held request issued twice";
+        assert !isHolding() && zab.isServing() : "issued while held";
+        p.held = false;
+        Request r = p.request;
+        if (r.type() == OpCode.CREATE_SESSION) {
+            p.zxid = 0;
+            if (leading) {
+                Txn txn = prep.createSession(conn.sessionId, conn.timeoutMs, nextZxid(), nowMs);
+                propose(txn);
+                p.zxid = txn.zxid();
+            } else {
+                zab.forward(new Message.Forward(conn.sessionId, 0, OpCode.CREATE_SESSION, conn.timeoutMs, new byte[0],
+                        List.of()));
+            }
+            stats.keptWritesReissued++;
+        } else if (r.isWrite()) {
+            p.zxid = 0;
+            if (leading) {
+                Txn txn = prep.prepare(r, nextZxid(), nowMs);
+                propose(txn);
+                p.zxid = txn.zxid();
+            } else {
+                zab.forward(new Message.Forward(conn.sessionId, r.xid(), r.type(), conn.timeoutMs, p.packet,
+                        List.copyOf(r.authIds())));
+            }
+            stats.keptWritesReissued++;
+        } else if (r.type() == OpCode.SYNC && leading) {
+            p.zxid = zab.lastLoggedZxid();
+        } else if (r.type() == OpCode.SYNC) {
+            p.zxid = Connection.AWAITING_LEADER;
+            zab.forwardSync(conn.sessionId, r.xid());
+        }
     }
 
     @Override
@@ -917,6 +1183,10 @@ public final class ServerCore implements Replica, Effects {
         }
         Object body = Requests.decode(h.getType(), in);
         Request r = new Request(conn.id, conn.sessionId, h.getXid(), h.getType(), body, List.copyOf(conn.authIds), nowMs);
+        if (isHolding() && !conn.readOnly) {
+            hold(conn, r, packet);
+            return;
+        }
         long waitFor = 0;
         if (r.isWrite() && zab.isServingLeader()) {
             Txn txn = prep.prepare(r, nextZxid(), nowMs);
@@ -934,8 +1204,26 @@ public final class ServerCore implements Replica, Effects {
             waitFor = Connection.AWAITING_LEADER; // the leader says how far this follower must catch up
             zab.forwardSync(conn.sessionId, h.getXid());
         }
-        conn.queue.addLast(new Connection.Pending(r, waitFor));
+        Connection.Pending pending = new Connection.Pending(r, waitFor);
+        pending.packet = keepConnections && r.isWrite() ? packet : null;
+        conn.queue.addLast(pending);
         drain(conn);
+    }
+
+    /**
+     * keepConnections, K1: without a leader a ping is answered at once (liveness, no data; clients match it to
+     * no request), every other request waits in the session's FIFO queue until the sync.
+     */
+    private void hold(Connection conn, Request r, byte[] packet) {
+        if (r.type() == OpCode.PING) {
+            send(conn, Replies.reply(Replies.PING_XID, applier.lastProcessedZxid(), Err.OK, null));
+            return;
+        }
+        Connection.Pending p = new Connection.Pending(r, r.type() == OpCode.SYNC ? Connection.AWAITING_LEADER : 0);
+        p.held = r.isWrite() || r.type() == OpCode.SYNC;
+        p.packet = r.isWrite() ? packet : null;
+        conn.queue.addLast(p);
+        stats.requestsHeld++;
     }
 
     /** addauth: digest proves an identity at once; anything else fails and closes, as in ZooKeeper. */
@@ -1077,6 +1365,9 @@ public final class ServerCore implements Replica, Effects {
 
     /** Sends every reply at the head of the queue that can be sent now, in request order. */
     private void drain(Connection conn) {
+        if (isHolding() && !conn.readOnly && !config.zab().bug(Bug.KEEP_READS_BEFORE_SYNC)) {
+            return; // K1: nothing but pings is answered until the sync
+        }
         while (!conn.queue.isEmpty() && conn.phase != Connection.Phase.CLOSED) {
             if (conn.replyBytesSinceDrained >= REPLY_BYTES_BEFORE_HOLD) {
                 heldForOutput.add(conn.id); // the rest waits until outputDrained: never build what nobody reads

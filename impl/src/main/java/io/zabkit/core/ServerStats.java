@@ -18,6 +18,12 @@ final class ServerStats {
     long connectionsClosedForBadInput;
     long authFailures;
     long snapshotsTaken;
+    /** keepConnections: requests held without a leader, connections resumed and closed, writes issued again, watches a SNAP fired. */
+    long requestsHeld;
+    long keptConnectionsResumed;
+    long keptConnectionsClosed;
+    long keptWritesReissued;
+    long keptWatchesFiredAtSnap;
     long bytesReceived;
     long lastSnapshotZxid;
     long latencyMinMs = Long.MAX_VALUE;

@@ -22,7 +22,9 @@ public final class SnapshotCodec {
     private static final int VERSION = 2;
     private static final int VERSION_MODIFIED_UTF8 = 1;
 
-    public record Decoded(long zxid, DataTree tree, Map<Long, Integer> sessionTimeouts) {}
+    /** lastApplied: the keepConnections table (empty without it); a snapshot has it only when non-empty. */
+    public record Decoded(long zxid, DataTree tree, Map<Long, Integer> sessionTimeouts,
+                          Map<Long, Sessions.LastApplied> lastApplied) {}
 
     public static Snapshot encode(DataTree tree, Sessions sessions, long zxid) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
@@ -35,6 +37,17 @@ public final class SnapshotCodec {
             for (Map.Entry<Long, Integer> e : sessions.timeouts().entrySet()) {
                 out.writeLong(e.getKey());
                 out.writeInt(e.getValue());
+            }
+            // Written only when non-empty, so that without keepConnections a snapshot is what it always was.
+            if (!sessions.lastApplied().isEmpty()) {
+                out.writeInt(sessions.lastApplied().size());
+                for (Map.Entry<Long, Sessions.LastApplied> e : sessions.lastApplied().entrySet()) {
+                    out.writeLong(e.getKey());
+                    out.writeInt(e.getValue().cxid());
+                    out.writeLong(e.getValue().zxid());
+                    out.writeInt(e.getValue().reply().length);
+                    out.write(e.getValue().reply());
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -67,9 +80,29 @@ public final class SnapshotCodec {
         for (int i = 0; i < sessionCount; i++) {
             timeouts.put(in.readLong(), in.readInt());
         }
+        Map<Long, Sessions.LastApplied> lastApplied = new LinkedHashMap<>();
+        if (in.available() != 0) {
+            int count = in.readInt();
+            if (count <= 0 || count > sessionCount) {
+                throw new IOException("snapshot claims " + count + " last replies for " + sessionCount + " sessions");
+            }
+            for (int i = 0; i < count; i++) {
+                long sessionId = in.readLong();
+                int cxid = in.readInt();
+                long lastZxid = in.readLong();
+                int length = in.readInt();
+                if (length < 0 || length > in.available() || !timeouts.containsKey(sessionId)) {
+                    throw new IOException("snapshot's last reply of session 0x" + Long.toHexString(sessionId)
+                            + " is malformed (" + length + " bytes)");
+                }
+                byte[] reply = new byte[length];
+                in.readFully(reply);
+                lastApplied.put(sessionId, new Sessions.LastApplied(cxid, lastZxid, reply));
+            }
+        }
         if (in.available() != 0) {
             throw new IOException("snapshot has " + in.available() + " trailing bytes");
         }
-        return new Decoded(zxid, tree, timeouts);
+        return new Decoded(zxid, tree, timeouts, lastApplied);
     }
 }

@@ -145,6 +145,11 @@ public final class ServerMain {
                 serverCore.enableReadOnlyMode();
             }
         }
+        if (config.keepConnections()) {
+            Logging.info("keepConnections=true: client connections are kept across the loss of the leader, their"
+                    + " requests held until this server is synchronized with a new one (zabkit only; ZooKeeper closes them)");
+            serverCore.enableKeepConnections();
+        }
         Core core = new ServerCoreAdapter(serverCore);
         ServerSocketChannel listener = null; // TLS clients only: no plaintext port
         try {

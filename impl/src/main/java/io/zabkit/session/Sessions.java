@@ -25,8 +25,18 @@ public final class Sessions {
     private final Set<Long> closing = new HashSet<>();
     /** Local: sessions whose createSession is in the pipeline; they may already queue requests. */
     private final Set<Long> creating = new HashSet<>();
+    /**
+     * Replicated, kept only with keepConnections: each live session's last applied transaction (its cxid,
+     * zxid and the reply it got), so that a server that kept a connection across a leader change answers a
+     * write the new history holds instead of forwarding it again (issue 20 item 7, K2), as Raft's client
+     * session table keeps the last response. Empty with the switch off, and then absent from snapshots.
+     */
+    private final Map<Long, LastApplied> lastAppliedById = new TreeMap<>();
     private final long serverId;
     private final long secret;
+
+    /** A session's last applied transaction: its client xid, zxid and the framed reply to it. */
+    public record LastApplied(int cxid, long zxid, byte[] reply) {}
     private long nextSessionId;
 
     public Sessions(long serverId, long secret) {
@@ -84,6 +94,7 @@ public final class Sessions {
 
     public void applyClose(long sessionId) {
         timeoutMsById.remove(sessionId);
+        lastAppliedById.remove(sessionId);
         deadlineMsById.remove(sessionId);
         closing.remove(sessionId);
     }
@@ -108,6 +119,22 @@ public final class Sessions {
 
     public int size() {
         return timeoutMsById.size();
+    }
+
+    /** Applied: the last transaction of a live session, with its reply (keepConnections only). */
+    public void recordApplied(long sessionId, LastApplied last) {
+        assert exists(sessionId) : "a reply kept for a session that does not exist";
+        LastApplied before = lastAppliedById.put(sessionId, last);
+        assert before == null || before.zxid() < last.zxid() : "the last applied transaction went back";
+    }
+
+    /** The session's last applied transaction, or null (none since the table started, or the switch is off). */
+    public LastApplied lastApplied(long sessionId) {
+        return lastAppliedById.get(sessionId);
+    }
+
+    public Map<Long, LastApplied> lastApplied() {
+        return java.util.Collections.unmodifiableMap(lastAppliedById);
     }
 
     // ---- local expiry bookkeeping ----

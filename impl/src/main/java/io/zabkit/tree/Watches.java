@@ -35,6 +35,9 @@ public final class Watches {
         }
     }
 
+    /** One registration: in the child table or the data table, its path, watcher and mode. */
+    public record Registration(boolean child, String path, long watcher, Mode mode) {}
+
     private final Table data = new Table();
     private final Table child = new Table();
     private final List<Fired> fired = new ArrayList<>();
@@ -97,6 +100,24 @@ public final class Watches {
 
     public boolean removeChild(String path, long watcher) {
         return child.remove(path, watcher);
+    }
+
+    /**
+     * Every registration of both tables, sorted by (table, path, watcher) so that whoever walks them does so
+     * deterministically: a server that keeps its connections carries them across a SNAP (keepConnections).
+     */
+    public List<Registration> registrations() {
+        List<Registration> out = new ArrayList<>();
+        data.registrations(false, out);
+        child.registrations(true, out);
+        out.sort(java.util.Comparator.comparing(Registration::child).thenComparing(Registration::path)
+                .thenComparingLong(Registration::watcher));
+        return out;
+    }
+
+    /** Puts back a registration taken from another table by {@link #registrations}. */
+    public void add(Registration r) {
+        (r.child() ? child : data).add(r.path(), r.watcher(), r.mode());
     }
 
     /** A connection closed: its watches go with it. */
@@ -233,6 +254,14 @@ public final class Watches {
             }
             for (long watcher : oneShot) {
                 remove(watchedPath, watcher);
+            }
+        }
+
+        void registrations(boolean isChild, List<Registration> out) {
+            for (Map.Entry<String, Map<Long, Mode>> e : byPath.entrySet()) {
+                for (Map.Entry<Long, Mode> w : e.getValue().entrySet()) {
+                    out.add(new Registration(isChild, e.getKey(), w.getKey(), w.getValue()));
+                }
             }
         }
 

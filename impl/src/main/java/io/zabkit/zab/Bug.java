@@ -75,7 +75,17 @@ public enum Bug {
      * the commit quorum (ZooKeeper counts only participants): a commit quorum that need not meet the
      * voters that elect the next leader. Only an ensemble with observers is affected.
      */
-    OBSERVER_ACK_COUNTED;
+    OBSERVER_ACK_COUNTED,
+    /**
+     * Planted in keepConnections (issue 20 item 7, K2): after the sync every write forwarded under the lost
+     * leader is forwarded again, without asking whether the new history holds it: a write applied twice. The
+     * simulator turns keepConnections on with any KEEP_ switch.
+     */
+    KEEP_REFORWARD_WITHOUT_CHECK,
+    /** Planted in keepConnections (K1): a server without a leader answers held reads from its state at once. */
+    KEEP_READS_BEFORE_SYNC,
+    /** Planted in keepConnections (K3): the watches a SNAP changed are carried over unfired. */
+    KEEP_SNAP_WATCHES_NOT_FIRED;
 
     /** The switch named on a command line or in a config, in any case, with - or _. */
     public static Bug parse(String name) {

@@ -101,6 +101,13 @@ public final class ClientCodec {
         return r; // the trailing readOnly flag is optional, as for real clients
     }
 
+    /** Whether a reply packet answers a ping (its xid), before it is matched to a request. */
+    public boolean isPingReply(byte[] packet) throws IOException {
+        ReplyHeader h = new ReplyHeader();
+        h.deserialize(Jute.reader(packet, maxBufferBytes), "header");
+        return h.getXid() == PING_XID;
+    }
+
     /**
      * Decodes a reply; {@code requestType} is the type of the request this xid answers (unused for
      * pings and notifications).

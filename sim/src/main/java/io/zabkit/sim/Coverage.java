@@ -57,7 +57,12 @@ final class Coverage {
         OBSERVER_SYNC("an observer synced by DIFF, TRUNC or SNAP", Shape.OBSERVERS),
         OBSERVER_INFORM("INFORM (a committed transaction) reaches a serving observer", Shape.OBSERVERS),
         OBSERVER_FORWARD("a client write relayed by an observer reaches the leader", Shape.OBSERVERS),
-        OBSERVER_SYNC_REQUEST("a client sync relayed by an observer reaches the leader", Shape.OBSERVERS);
+        OBSERVER_SYNC_REQUEST("a client sync relayed by an observer reaches the leader", Shape.OBSERVERS),
+        KEEP_SYNC_WHILE_HOLDING("DIFF, TRUNC or SNAP reaches a server holding kept client connections",
+                Shape.KEEP_CONNECTIONS),
+        KEEP_SNAP_WHILE_HOLDING("... a SNAP (its watches fire from the state it replaces)", Shape.KEEP_CONNECTIONS),
+        KEEP_RESUMED("a server synchronized again resumes kept client connections", Shape.KEEP_CONNECTIONS),
+        KEEP_WRITE_REFORWARDED("... and forwards a held or unresolved write to the new leader", Shape.KEEP_CONNECTIONS);
 
         final String description;
         final Shape shape;
@@ -76,7 +81,9 @@ final class Coverage {
         /** Only with the bug-zoo switch PEER_SOURCE_UNCHECKED planted. */
         SOURCE_UNCHECKED,
         /** Only where notifications travel on connections of their own (--election-channel). */
-        ELECTION_CHANNEL;
+        ELECTION_CHANNEL,
+        /** Only with keepConnections (--keep-connections, or a KEEP_ bug-zoo switch). */
+        KEEP_CONNECTIONS;
 
         boolean reachableIn(SimOptions o) {
             return switch (this) {
@@ -89,6 +96,7 @@ final class Coverage {
                 case OBSERVERS -> o.observerCount() > 0;
                 case SOURCE_UNCHECKED -> o.ensemble() && o.bugs().contains(io.zabkit.zab.Bug.PEER_SOURCE_UNCHECKED);
                 case ELECTION_CHANNEL -> o.ensemble() && o.electionChannel() != null;
+                case KEEP_CONNECTIONS -> o.ensemble() && o.keepConnections();
             };
         }
     }

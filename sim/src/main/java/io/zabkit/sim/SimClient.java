@@ -38,7 +38,8 @@ import org.apache.zookeeper.proto.SyncRequest;
  */
 final class SimClient implements Endpoint {
     /** Client options drawn from the seed. */
-    record Options(int pipelineDepth, int sessionTimeoutMs, int reconnectDelayTicksMax, double opProbability,
+    /** keepConnections: a ping's reply may overtake held requests (ZooKeeper's client keeps pings out of its queue). */
+    record Options(boolean keepConnections, int pipelineDepth, int sessionTimeoutMs, int reconnectDelayTicksMax, double opProbability,
                    double pauseProbability, int pauseTicksMax) {}
 
     private enum Phase { IDLE, CONNECTING, HANDSHAKE, CONNECTED }
@@ -368,6 +369,11 @@ final class SimClient implements Endpoint {
 
     private void reply(byte[] packet) throws IOException {
         Pending head = outstanding.peekFirst();
+        if (options.keepConnections() && head != null && head.type() != OpCode.PING
+                && codec.isPingReply(packet)) {
+            pingAnsweredOutOfOrder();
+            return;
+        }
         ClientCodec.Reply r = codec.decodeReply(packet, head == null ? OpCode.PING : head.type());
         if (r.isNotification()) {
             trace.event("client.event", "client " + address + " " + r.event().getPath() + " type "
@@ -401,6 +407,21 @@ final class SimClient implements Endpoint {
         if (op.kind == ClientOp.Kind.CLOSE_SESSION && ok) {
             closing = true; // the server closes the connection after this reply
         }
+    }
+
+    /**
+     * keepConnections: a server without a leader answers pings at once and holds everything else, so a ping's
+     * reply overtakes the requests before it; ZooKeeper's client never queues pings with its requests, and
+     * neither does this one then. The oldest ping outstanding is the one answered.
+     */
+    private void pingAnsweredOutOfOrder() {
+        for (java.util.Iterator<Pending> it = outstanding.iterator(); it.hasNext(); ) {
+            if (it.next().type() == OpCode.PING) {
+                it.remove();
+                return;
+            }
+        }
+        throw new Violation("FifoClientOrder", "client " + address + " got a ping reply with no ping outstanding");
     }
 
     /**

@@ -47,6 +47,7 @@ public final class SimMain {
         boolean withoutScenarios = false;
         boolean electionChannel = false;
         boolean rackPowerLoss = false;
+        boolean keepConnections = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -76,6 +77,7 @@ public final class SimMain {
                 case "--without-scenarios" -> withoutScenarios = true;
                 case "--election-channel" -> electionChannel = true;
                 case "--rack-power-loss" -> rackPowerLoss = true;
+                case "--keep-connections" -> keepConnections = true;
                 default -> usage("unknown option " + a);
             }
         }
@@ -98,7 +100,7 @@ public final class SimMain {
             usage("--trace-out with --seeds needs {seed} in the path (one trace per seed), and no --shard or --result");
         }
         Shape shape = new Shape(ticks, disk, servers, observers, variant, breakAssumption, printHashes, faultFree,
-                withoutScenarios, electionChannel, rackPowerLoss, java.util.Set.copyOf(bugs));
+                withoutScenarios, electionChannel, rackPowerLoss, java.util.Set.copyOf(bugs), keepConnections);
         SeedPlan plan;
         try {
             plan = shard == null ? SeedPlan.unsharded(seed, seeds) : SeedPlan.parse(seed, seeds, shard);
@@ -117,7 +119,7 @@ public final class SimMain {
     /** What every seed of a run shares. */
     record Shape(int ticks, SimDisk.Mode disk, int servers, int observers, Variant variant, boolean breakAssumption,
                  boolean printHashes, boolean faultFree, boolean withoutScenarios, boolean electionChannel,
-                 boolean rackPowerLoss, java.util.Set<Bug> bugs) {
+                 boolean rackPowerLoss, java.util.Set<Bug> bugs, boolean keepConnections) {
         SimOptions options(long seed) {
             SimOptions o = servers == 1 ? SimOptions.fromSeed(seed, ticks, disk)
                     : SimOptions.fromSeed(seed, ticks, disk, servers, variant);
@@ -127,6 +129,7 @@ public final class SimMain {
             o = faultFree ? o.withoutServerFaults() : o;
             o = breakAssumption ? o.breakingTheFaultAssumption() : o;
             o = observers == 0 ? o : o.withObservers(observers);
+            o = keepConnections && servers > 1 ? o.withKeepConnections() : o;
             return bugs.isEmpty() ? o : o.withBugs(bugs);
         }
     }
@@ -247,7 +250,7 @@ public final class SimMain {
         System.err.println("usage: SimMain [--seed N] [--seeds COUNT] [--ticks T] [--disk honest|lying-sync] "
                 + "[--trace] [--history FILE.edn] [--progress-every K] [--servers N] [--observers M] [--variant Zab|ZabAc|ZabAa|ZabCt|ZabCT] "
                 + "[--break-fault-assumption] [--bug NAME[,NAME]] [--hashes] [--shard i/N] [--result FILE.json] "
-                + "[--trace-out FILE.jsonl (with --seeds: a path with {seed})] [--fault-free] [--without-scenarios] [--election-channel] [--rack-power-loss]");
+                + "[--trace-out FILE.jsonl (with --seeds: a path with {seed})] [--fault-free] [--without-scenarios] [--election-channel] [--rack-power-loss] [--keep-connections]");
         System.exit(2);
     }
 }

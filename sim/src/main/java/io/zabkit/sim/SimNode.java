@@ -182,6 +182,9 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
                     + recovered.currentEpoch());
         }
         core = new ServerCore(config, recovered);
+        if (options.keepConnections()) {
+            core.enableKeepConnections();
+        }
         core.zab().tracer(zabTracer);
         core.zab().traceNodeStart();
         core.onApplied(applied);
@@ -209,6 +212,7 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
             peers.down(address);
         }
         core = null;
+        wasHolding = false;
         storage = null;
         syncs.clear();
         lastSyncedZxid = -1;
@@ -312,6 +316,11 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
     private void countBranch(Message m) {
         io.zabkit.zab.Zab z = core.zab();
         io.zabkit.zab.Message.ServerState state = z.state();
+        if (core.isHolding() && core.connectionCount() > 0
+                && (m instanceof Message.Diff || m instanceof Message.Trunc || m instanceof Message.Snap)) {
+            coverage.hit(m instanceof Message.Snap ? Coverage.Branch.KEEP_SNAP_WHILE_HOLDING
+                    : Coverage.Branch.KEEP_SYNC_WHILE_HOLDING);
+        }
         if (m instanceof Message.AckEpoch ae && state == io.zabkit.zab.Message.ServerState.LEADING) {
             if (ae.currentEpoch() < 0 && z.zabState() == io.zabkit.zab.Zab.ZabState.DISCOVERY) {
                 coverage.hit(Coverage.Branch.ACKEPOCH_MINUS_ONE);
@@ -375,15 +384,50 @@ final class SimNode implements Endpoint, SimPeerNetwork.Peer {
         }
     }
 
+    /**
+     * keepConnections' K1, from the outside: a server that is neither serving nor in read-only mode sends a kept
+     * client nothing but ping replies (xid -2) and watch events (xid -1). A connect is refused without a reply
+     * there, so any other frame is the reply to a held request.
+     */
+    private void checkHeldUntilSynced(Ready ready) {
+        if (core.zab().isServing() || core.isReadOnly()) {
+            return;
+        }
+        for (Ready.Outbound out : ready.sends()) {
+            byte[] b = out.bytes();
+            int xid = b.length >= 8 ? java.nio.ByteBuffer.wrap(b, 4, 4).getInt() : 0;
+            if (b.length >= 8 && xid != ClientCodec.PING_XID && xid != ClientCodec.NOTIFICATION_XID) {
+                throw new Violation("HeldUntilSynced", "node " + address + " answered xid " + xid + " on connection "
+                        + out.connId() + " while " + core.zab().state() + "/" + core.zab().zabState()
+                        + ", before it is synchronized with a leader");
+            }
+        }
+    }
+
+    /** keepConnections: whether the core held kept connections when this node last looked (coverage only). */
+    private boolean wasHolding;
+
     private void processReady() {
         traceRole();
+        boolean resumed = wasHolding && !core.isHolding() && core.connectionCount() > 0;
+        wasHolding = core.isHolding();
+        if (resumed) {
+            coverage.hit(Coverage.Branch.KEEP_RESUMED);
+        }
         for (int round = 0; core.hasReady(); round++) {
             assert round < READY_ROUNDS_MAX : "core keeps producing Ready batches";
             Ready ready = core.ready();
+            if (resumed && ready.peerOut().stream().anyMatch(o -> o.message() instanceof Message.Forward)) {
+                coverage.hit(Coverage.Branch.KEEP_WRITE_REFORWARDED);
+                resumed = false;
+            }
             try {
                 persist(ready);
             } catch (IOException e) {
                 throw new Violation("Storage", "storage failed on a simulated disk: " + e);
+            }
+            if (options.keepConnections()) {
+                checkHeldUntilSynced(ready);
             }
             for (Ready.Outbound out : ready.sends()) {
                 network.send(out.connId(), address, out.bytes());

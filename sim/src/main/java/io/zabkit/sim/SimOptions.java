@@ -60,7 +60,8 @@ record SimOptions(
         SimElectionChannel.Options electionChannel,
         boolean rackPowerLoss,
         int observerCount,
-        Set<Bug> bugs) {
+        Set<Bug> bugs,
+        boolean keepConnections) {
 
     static final int TICK_TIME_MS = 100;
 
@@ -267,10 +268,30 @@ record SimOptions(
         return serverCount + observerCount;
     }
 
-    /** The same run with these bug-zoo switches planted in every server (nothing else changed). */
+    /**
+     * The same run with these bug-zoo switches planted in every server; a switch planted in keepConnections'
+     * code (KEEP_*) turns keepConnections on, since without it the code never runs.
+     */
     SimOptions withBugs(Set<Bug> planted) {
         Builder b = toBuilder();
         b.bugs = Set.copyOf(planted);
+        b.keepConnections |= impliesKeepConnections(planted);
+        return b.build();
+    }
+
+    static boolean impliesKeepConnections(Set<Bug> bugs) {
+        return bugs.stream().anyMatch(b -> b.name().startsWith("KEEP_"));
+    }
+
+    /**
+     * The same run with keepConnections in every server (issue 20 item 7): a server that loses its leader
+     * keeps its clients' connections, and the clients, never disconnected, do not reconnect. The seed's draws
+     * are unchanged, so a run differs from its switch-off twin only where a server lost its leader.
+     */
+    SimOptions withKeepConnections() {
+        assert ensemble() : "a standalone server never loses its leader";
+        Builder b = toBuilder();
+        b.keepConnections = true;
         return b.build();
     }
 
@@ -331,6 +352,8 @@ record SimOptions(
         boolean rackPowerLoss;
         int observerCount;
         Set<Bug> bugs = Set.of();
+        /** keepConnections (issue 20 item 7) in every server: {@link #withKeepConnections}. */
+        boolean keepConnections;
 
         Builder(long seed, int ticksMax, SimDisk.Mode diskMode) {
             this.seed = seed;
@@ -348,7 +371,8 @@ record SimOptions(
                     partitionTicksMax, peerDelayTicksMean, peerDelayTicksMax, variant, committedLogCount,
                     honourFaultAssumption, powerLossProbability, discoveryCrashProbability, clientMoveProbability,
                     windowCrashProbability, syncAfterWriteProbability, laggardMoveProbability, abandonProbability,
-                    snapRejoinProbability, slowDisk, snapCutProbability, electionChannel, rackPowerLoss, observerCount, bugs);
+                    snapRejoinProbability, slowDisk, snapCutProbability, electionChannel, rackPowerLoss, observerCount, bugs,
+                    keepConnections);
         }
     }
 
@@ -405,6 +429,7 @@ record SimOptions(
             b.rackPowerLoss = rackPowerLoss;
             b.observerCount = observerCount;
             b.bugs = bugs;
+            b.keepConnections = keepConnections;
         return b;
     }
 
@@ -433,7 +458,8 @@ record SimOptions(
                 abandonProbability, snapRejoinProbability, slowDisk, snapCutProbability)
                 + (electionChannel == null ? "" : " " + electionChannel)
                 + (rackPowerLoss ? " rackPowerLoss=true" : "")
-                + (observerCount == 0 ? "" : " observers=" + observerCount) + (bugs.isEmpty() ? "" : " bugs=" + bugs);
+                + (observerCount == 0 ? "" : " observers=" + observerCount) + (bugs.isEmpty() ? "" : " bugs=" + bugs)
+                + (keepConnections ? " keepConnections=true" : "");
     }
 
     /** The simulator flags that re-create these options beyond the seed's draws ("" for none). */
@@ -457,6 +483,9 @@ record SimOptions(
         for (Bug b : new java.util.TreeSet<>(bugs)) {
             s.append(" --bug ").append(b.name());
         }
+        if (keepConnections && !impliesKeepConnections(bugs)) {
+            s.append(" --keep-connections");
+        }
         return s.toString().trim();
     }
 
@@ -471,7 +500,7 @@ record SimOptions(
     }
 
     SimClient.Options client() {
-        return new SimClient.Options(pipelineDepth, sessionTimeoutMs, reconnectDelayTicksMax, opProbability,
+        return new SimClient.Options(keepConnections, pipelineDepth, sessionTimeoutMs, reconnectDelayTicksMax, opProbability,
                 clientPauseProbability, clientPauseTicksMax);
     }
 

@@ -48,7 +48,12 @@ public final class AvailMain {
                 WindowRun.loadAverage());
         for (SystemUnderTest system : o.systems()) {
             EnsembleConfig cfg = EnsembleConfig.defaults(system).withServers(SERVERS).withAssertions(false);
-            try (Ensemble e = Ensemble.start(cfg)) {
+            // keepConnections is zabkit's alone (issue 20 item 7): ZooKeeper is measured as it is.
+            io.zabkit.bench.ServerExtras extras = o.keepConnections() && system == SystemUnderTest.ZABKIT
+                    ? new io.zabkit.bench.ServerExtras(null, List.of(), List.of("keepConnections=true"))
+                    : io.zabkit.bench.ServerExtras.NONE;
+            System.out.printf("avail: %s keepConnections=%b%n", system, !extras.cfgLines().isEmpty());
+            try (Ensemble e = Ensemble.start(cfg, extras)) {
                 e.awaitQuorum(QUORUM_TIMEOUT);
                 List<String> topics = Topics.create(e, o.topics());
                 WindowRun.Settings s = new WindowRun.Settings(topics, o.writesPerSecond(), cfg.sessionTimeoutMs(),

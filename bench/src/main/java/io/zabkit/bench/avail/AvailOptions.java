@@ -9,12 +9,12 @@ import java.util.List;
 /** Command-line options of `make avail-systems` (AvailMain). */
 record AvailOptions(List<SystemUnderTest> systems, List<Integer> clients, int javaClients, List<Fault> faults,
         int topics, int writesPerSecond, Duration warmup, Duration maxWindow, long seed, Path out, boolean quick,
-        boolean check) {
+        boolean check, boolean keepConnections) {
 
     static final String USAGE = "options: --systems zookeeper,zabkit --clients 5,25,50,100 --java-clients 25 (0: no "
             + "official-client run) --faults follower-kill,leader-kill,leader-pause --topics 1000 --rate 100 (writes/s) "
             + "--warmup-s 2 --max-window-s 60 --seed 1 --out DIR --quick --check (exit 1 unless every window is measured "
-            + "and consistent)";
+            + "and consistent) --keep-connections (zabkit's servers run with keepConnections=true; issue 20 item 7)";
 
     AvailOptions {
         if (systems.isEmpty() || clients.isEmpty() || faults.isEmpty()) {
@@ -41,8 +41,13 @@ record AvailOptions(List<SystemUnderTest> systems, List<Integer> clients, int ja
         Path out = Path.of("results/availability");
         boolean quick = false;
         boolean check = false;
+        boolean keep = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
+            if (a.equals("--keep-connections")) {
+                keep = true;
+                continue;
+            }
             if (a.equals("--quick") || a.equals("--check")) {
                 quick |= a.equals("--quick");
                 check |= a.equals("--check");
@@ -72,6 +77,6 @@ record AvailOptions(List<SystemUnderTest> systems, List<Integer> clients, int ja
             warmup = Duration.ofMillis(500);
         }
         return new AvailOptions(systems, clients, javaClients, faults, topics, rate, warmup, maxWindow, seed, out,
-                quick, check);
+                quick, check, keep);
     }
 }
