@@ -11,6 +11,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The bytes of a snapshot: the data tree and the session table at one zxid. Storage adds the checksum. */
@@ -25,21 +26,36 @@ public final class SnapshotCodec {
     public record Decoded(long zxid, DataTree tree, Map<Long, Integer> sessionTimeouts) {}
 
     public static Snapshot encode(DataTree tree, Sessions sessions, long zxid) {
+        return new Snapshot(zxid, bytes(zxid, TreeCodec.capture(tree), new LinkedHashMap<>(sessions.timeouts())));
+    }
+
+    /**
+     * The same snapshot with only the copy of the state made now (linear in the nodes, no sort, no
+     * bytes): the bytes are made on the first {@link Snapshot#data()}, which the server's disk thread
+     * asks for, so the core's thread, which also pings the ensemble, is not held while they are.
+     */
+    public static Snapshot encodeLater(DataTree tree, Sessions sessions, long zxid) {
+        List<TreeCodec.NodeImage> nodes = TreeCodec.capture(tree);
+        Map<Long, Integer> timeouts = new LinkedHashMap<>(sessions.timeouts());
+        return Snapshot.deferred(zxid, () -> bytes(zxid, nodes, timeouts));
+    }
+
+    private static byte[] bytes(long zxid, List<TreeCodec.NodeImage> nodes, Map<Long, Integer> timeouts) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeInt(MAGIC);
             out.writeInt(VERSION);
             out.writeLong(zxid);
-            TreeCodec.write(tree, out);
-            out.writeInt(sessions.size());
-            for (Map.Entry<Long, Integer> e : sessions.timeouts().entrySet()) {
+            TreeCodec.write(nodes, out);
+            out.writeInt(timeouts.size());
+            for (Map.Entry<Long, Integer> e : timeouts.entrySet()) {
                 out.writeLong(e.getKey());
                 out.writeInt(e.getValue());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new Snapshot(zxid, bytes.toByteArray());
+        return bytes.toByteArray();
     }
 
     public static Decoded decode(Snapshot snapshot, int maxDataBytes) throws IOException {

@@ -188,7 +188,12 @@ public final class DataTree {
         return n;
     }
 
-    /** Paths in sorted order, for snapshots and for comparing trees in tests. */
+    /** Every node with its path, in no order (TreeCodec's capture for a snapshot). */
+    void forEachNode(java.util.function.BiConsumer<String, Znode> action) {
+        nodes.forEach(action);
+    }
+
+    /** Paths in sorted order, for comparing trees in tests. */
     public Map<String, Znode> sortedNodes() {
         return new TreeMap<>(nodes);
     }

@@ -34,25 +34,47 @@ public final class TreeCodec {
     /** The data length of a node whose data is null (jute's length for a null buffer). */
     private static final int NULL_DATA = -1;
 
+    /**
+     * One node as a snapshot writes it. The data and ACL are the node's own: the tree replaces a
+     * node's data and ACL on a change and never alters them in place, so the copy stays as of now.
+     */
+    public record NodeImage(String path, byte[] data, List<ACL> acl, Stat stat) {}
+
+    /**
+     * The tree's nodes as of now, in no order: a copy made in time linear in the nodes without
+     * sorting or encoding anything, so the core's thread can take it and another thread write it.
+     */
+    public static List<NodeImage> capture(DataTree tree) {
+        List<NodeImage> image = new ArrayList<>(tree.nodeCount());
+        tree.forEachNode((path, n) -> image.add(new NodeImage(path, n.data, n.acl, n.storedStat())));
+        assert image.size() == tree.nodeCount() : "a captured node per node";
+        return image;
+    }
+
     public static void write(DataTree tree, DataOutputStream out) throws IOException {
-        Map<String, Znode> nodes = tree.sortedNodes();
+        write(capture(tree), out);
+    }
+
+    /** Writes the nodes in path order, whatever order the image has them in. */
+    public static void write(List<NodeImage> image, DataOutputStream out) throws IOException {
+        List<NodeImage> nodes = new ArrayList<>(image);
+        nodes.sort(java.util.Comparator.comparing(NodeImage::path));
         out.writeInt(nodes.size());
-        for (Map.Entry<String, Znode> e : nodes.entrySet()) {
-            Znode n = e.getValue();
-            writeString(out, e.getKey());
-            if (n.data == null) {
+        for (NodeImage n : nodes) {
+            writeString(out, n.path());
+            if (n.data() == null) {
                 out.writeInt(NULL_DATA); // a node created or set with null data reads back null
             } else {
-                out.writeInt(n.data.length);
-                out.write(n.data);
+                out.writeInt(n.data().length);
+                out.write(n.data());
             }
-            out.writeInt(n.acl.size());
-            for (ACL a : n.acl) {
+            out.writeInt(n.acl().size());
+            for (ACL a : n.acl()) {
                 out.writeInt(a.getPerms());
                 writeString(out, a.getId().getScheme());
                 writeString(out, a.getId().getId());
             }
-            Stat s = n.storedStat();
+            Stat s = n.stat();
             out.writeLong(s.getCzxid());
             out.writeLong(s.getMzxid());
             out.writeLong(s.getPzxid());
