@@ -11,7 +11,6 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /** The bytes of a snapshot: the data tree and the session table at one zxid. Storage adds the checksum. */
@@ -35,13 +34,17 @@ public final class SnapshotCodec {
      * asks for, so the core's thread, which also pings the ensemble, is not held while they are.
      */
     public static Snapshot encodeLater(DataTree tree, Sessions sessions, long zxid) {
-        List<TreeCodec.NodeImage> nodes = TreeCodec.capture(tree);
+        TreeCodec.Image nodes = TreeCodec.capture(tree);
         Map<Long, Integer> timeouts = new LinkedHashMap<>(sessions.timeouts());
         return Snapshot.deferred(zxid, () -> bytes(zxid, nodes, timeouts));
     }
 
-    private static byte[] bytes(long zxid, List<TreeCodec.NodeImage> nodes, Map<Long, Integer> timeouts) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
+    private static byte[] bytes(long zxid, TreeCodec.Image nodes, Map<Long, Integer> timeouts) {
+        long length = 4 + 4 + 8 + TreeCodec.encodedBytes(nodes) + 4 + 12L * timeouts.size();
+        if (length > Integer.MAX_VALUE - 16) {
+            throw new IllegalStateException("a snapshot of " + length + " bytes does not fit in an array");
+        }
+        ExactBuffer bytes = new ExactBuffer((int) length);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeInt(MAGIC);
             out.writeInt(VERSION);
@@ -55,7 +58,19 @@ public final class SnapshotCodec {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return bytes.toByteArray();
+        assert bytes.size() == length : "snapshot of " + bytes.size() + " bytes, " + length + " computed";
+        return bytes.array();
+    }
+
+    /** A buffer sized in advance that hands over its array without copying when it was filled exactly. */
+    private static final class ExactBuffer extends ByteArrayOutputStream {
+        ExactBuffer(int bytes) {
+            super(bytes);
+        }
+
+        byte[] array() {
+            return count == buf.length ? buf : toByteArray();
+        }
     }
 
     public static Decoded decode(Snapshot snapshot, int maxDataBytes) throws IOException {
