@@ -162,13 +162,22 @@ public final class Ensemble implements AutoCloseable {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         return switch (config.system()) {
             case ZOOKEEPER -> Stream.of(Stream.of(java, "-Xmx" + config.serverHeapMb() + "m", "-XX:+UseSerialGC"),
-                    extras.jvmOptions().stream(),
+                    serverJvmOptions(),
                     Stream.of("-Dlogback.configurationFile=" + s.dir.resolve("logback.xml"),
                             "-Dzookeeper.admin.enableServer=false", "-cp", config.zookeeperClasspath(),
                             "org.apache.zookeeper.server.quorum.QuorumPeerMain", s.cfg().toString()))
                     .flatMap(x -> x).toList();
             case ZABKIT -> List.of(config.repoRoot().resolve("bin/zabkit-server").toString(), s.cfg().toString());
         };
+    }
+
+    /**
+     * The extras' JVM options, then those of -Dzabkit.serverJvmOptions (space-separated, e.g. "-Xlog:gc",
+     * which lands in each server's log): diagnostics for one run without a code change.
+     */
+    private Stream<String> serverJvmOptions() {
+        String more = System.getProperty("zabkit.serverJvmOptions", "").trim();
+        return Stream.concat(extras.jvmOptions().stream(), more.isEmpty() ? Stream.of() : Stream.of(more.split("\\s+")));
     }
 
     private void launch(Server s) throws IOException {
@@ -182,7 +191,7 @@ public final class Ensemble implements AutoCloseable {
             pb.environment().put("ZABKIT_SKIP_BUILD", "1");
             pb.environment().put("ZABKIT_ASSERTIONS", config.assertions() ? "1" : "0");
             pb.environment().put("JAVA_OPTS", String.join(" ", Stream.concat(
-                    Stream.of("-Xmx" + config.serverHeapMb() + "m", "-XX:+UseSerialGC"), extras.jvmOptions().stream()).toList()));
+                    Stream.of("-Xmx" + config.serverHeapMb() + "m", "-XX:+UseSerialGC"), serverJvmOptions()).toList()));
         }
         s.process = pb.start();
     }

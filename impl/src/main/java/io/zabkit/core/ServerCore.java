@@ -973,7 +973,8 @@ public final class ServerCore implements Replica, Effects {
         }
         if (++txnsSinceSnapshot >= config.snapCount()) {
             txnsSinceSnapshot = 0;
-            readySnapshot = SnapshotCodec.encode(tree, sessions, applier.lastProcessedZxid());
+            // encoded by whoever writes it (the server's disk thread), not on the thread that pings
+            readySnapshot = SnapshotCodec.encodeLater(tree, sessions, applier.lastProcessedZxid());
             stats.snapshotsTaken++;
         }
     }

@@ -27,14 +27,33 @@ public final class SnapshotCodec {
                           Map<Long, Sessions.LastApplied> lastApplied) {}
 
     public static Snapshot encode(DataTree tree, Sessions sessions, long zxid) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
+        return new Snapshot(zxid, bytes(zxid, TreeCodec.capture(tree), new LinkedHashMap<>(sessions.timeouts())));
+    }
+
+    /**
+     * The same snapshot with only the copy of the state made now (linear in the nodes, no sort, no
+     * bytes): the bytes are made on the first {@link Snapshot#data()}, which the server's disk thread
+     * asks for, so the core's thread, which also pings the ensemble, is not held while they are.
+     */
+    public static Snapshot encodeLater(DataTree tree, Sessions sessions, long zxid) {
+        TreeCodec.Image nodes = TreeCodec.capture(tree);
+        Map<Long, Integer> timeouts = new LinkedHashMap<>(sessions.timeouts());
+        return Snapshot.deferred(zxid, () -> bytes(zxid, nodes, timeouts));
+    }
+
+    private static byte[] bytes(long zxid, TreeCodec.Image nodes, Map<Long, Integer> timeouts) {
+        long length = 4 + 4 + 8 + TreeCodec.encodedBytes(nodes) + 4 + 12L * timeouts.size();
+        if (length > Integer.MAX_VALUE - 16) {
+            throw new IllegalStateException("a snapshot of " + length + " bytes does not fit in an array");
+        }
+        ExactBuffer bytes = new ExactBuffer((int) length);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeInt(MAGIC);
             out.writeInt(VERSION);
             out.writeLong(zxid);
-            TreeCodec.write(tree, out);
-            out.writeInt(sessions.size());
-            for (Map.Entry<Long, Integer> e : sessions.timeouts().entrySet()) {
+            TreeCodec.write(nodes, out);
+            out.writeInt(timeouts.size());
+            for (Map.Entry<Long, Integer> e : timeouts.entrySet()) {
                 out.writeLong(e.getKey());
                 out.writeInt(e.getValue());
             }
@@ -52,7 +71,19 @@ public final class SnapshotCodec {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new Snapshot(zxid, bytes.toByteArray());
+        assert bytes.size() == length : "snapshot of " + bytes.size() + " bytes, " + length + " computed";
+        return bytes.array();
+    }
+
+    /** A buffer sized in advance that hands over its array without copying when it was filled exactly. */
+    private static final class ExactBuffer extends ByteArrayOutputStream {
+        ExactBuffer(int bytes) {
+            super(bytes);
+        }
+
+        byte[] array() {
+            return count == buf.length ? buf : toByteArray();
+        }
     }
 
     public static Decoded decode(Snapshot snapshot, int maxDataBytes) throws IOException {

@@ -31,7 +31,11 @@ import java.util.function.LongSupplier;
  * disk thread while the loop waits, entries to the {@link DiskWriter} (group commit), bytes to the
  * client sockets and messages to the peer links. Sends need not wait for the entries: the core answers
  * a write (and ACKs a proposal) only after persisted() says it is durable. Every ready socket, client
- * or peer, gets one read per pass, so neither kind of traffic starves the other.
+ * or peer, gets one read per pass. The peer links come first in a pass and their output leaves before
+ * any client request is handed; client requests are then handed for at most {@link #PASS_FEED_MS_MAX}
+ * (round robin over the connections that wait), so however many clients wait, the loop ticks and
+ * services its peer links every few milliseconds: a peer must never hear this server go silent because
+ * it was busy with clients (ZooKeeper pings and reads its quorum links on threads of their own).
  */
 final class EventLoop implements Runnable {
     private static final System.Logger LOG = System.getLogger("zabkit.runtime");
@@ -42,6 +46,12 @@ final class EventLoop implements Runnable {
     static final int UNPERSISTED_TXNS_MAX = 20_000;
     /** Ready batches drained per pass; the core makes one per call, so this only guards a runaway core. */
     static final int READY_PER_PASS_MAX = 100_000;
+    /**
+     * Wall time one pass may spend handing client requests to the core (the request under way is
+     * finished). Far below a tick interval and syncLimit; it is wall time, not a request count, so that
+     * on a starved host (load 30 on 2 cores) a pass shrinks instead of growing to seconds.
+     */
+    static final long PASS_FEED_MS_MAX = 10;
 
     /**
      * The ensemble side of the loop: this server's id, the other servers' quorum addresses, the bound
@@ -114,6 +124,13 @@ final class EventLoop implements Runnable {
     /** The highest zxid reported with persisted() in the current history (a truncate lowers it). */
     private long persistedReported = -1;
     private boolean acceptingRequests = true;
+    /** A pass longer than this is logged with what it did: the loop neither ticked nor read its peers. */
+    private final long slowPassMs;
+    /** Of the current pass, for the slow-pass line: requests handed to the core, Ready batches carried out. */
+    private int passRequests;
+    private int passBatches;
+    /** Until when the current pass may hand client requests (the clock's ms). */
+    private long feedDeadlineMs;
 
     /** The loop owns the listener from here on; the disk thread owns storage. */
     EventLoop(Core core, ServerSocketChannel listener, Storage storage, int tickTimeMs, LongSupplier clockMs)
@@ -137,6 +154,7 @@ final class EventLoop implements Runnable {
         // An ensemble's timers (election finalize wait, pings, resends) need finer ticks than tickTime/2.
         this.tickIntervalMs = Math.max(1, peers == null ? tickTimeMs / 2 : Math.min(tickTimeMs / 2, 20));
         this.clockMs = clockMs;
+        this.slowPassMs = Math.max(1, tickTimeMs / 2);
         if (listener != null) { // null: TLS clients only (listenSecurely)
             listener.configureBlocking(false);
             listener.register(selector, SelectionKey.OP_ACCEPT);
@@ -224,7 +242,15 @@ final class EventLoop implements Runnable {
                     nextTickMs = now + tickIntervalMs;
                     expireHandshakes(now);
                 }
+                passRequests = 0;
+                passBatches = 0;
                 feedable = pass();
+                long passMs = clockMs.getAsLong() - now;
+                if (passMs > slowPassMs) {
+                    LOG.log(System.Logger.Level.WARNING, "slow pass: {0} ms without a tick, {1} requests handed,"
+                            + " {2} Ready batches, {3} connections backlogged", passMs, passRequests, passBatches,
+                            backlogged.size());
+                }
             }
         } catch (UncheckedIOException e) {
             failure = e.getCause();
@@ -244,15 +270,14 @@ final class EventLoop implements Runnable {
         if (peerLinks != null) {
             peerLinks.tick(clockMs.getAsLong());
         }
-        Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
-        while (keys.hasNext()) {
-            SelectionKey key = keys.next();
-            keys.remove();
+        List<SelectionKey> clientKeys = handlePeerKeys();
+        drainReady();
+        if (peerLinks != null) {
+            peerLinks.flush(); // pings, ACKs and proposals leave before any client work
+        }
+        feedDeadlineMs = clockMs.getAsLong() + PASS_FEED_MS_MAX;
+        for (SelectionKey key : clientKeys) {
             if (!key.isValid()) {
-                continue;
-            }
-            if (peerLinks != null && peerLinks.owns(key)) {
-                peerLinks.handle(key);
                 continue;
             }
             if (key.isAcceptable()) {
@@ -290,6 +315,22 @@ final class EventLoop implements Runnable {
             }
         }
         return false;
+    }
+
+    /** Handles the selected keys of the peer links; returns the clients' (and listeners'), not yet handled. */
+    private List<SelectionKey> handlePeerKeys() {
+        List<SelectionKey> clientKeys = new ArrayList<>();
+        Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+        while (keys.hasNext()) {
+            SelectionKey key = keys.next();
+            keys.remove();
+            if (key.isValid() && peerLinks != null && peerLinks.owns(key)) {
+                peerLinks.handle(key);
+            } else {
+                clientKeys.add(key);
+            }
+        }
+        return clientKeys;
     }
 
     private void handleDiskEvent(DiskEvent e) {
@@ -366,7 +407,7 @@ final class EventLoop implements Runnable {
             close(conn);
         } else if (n > 0) {
             conn.gate.add(readBuffer.array(), 0, n);
-            feed(conn);
+            backlogged.add(conn); // handed in feedBacklogged, in turn with the connections already waiting
         }
     }
 
@@ -403,17 +444,24 @@ final class EventLoop implements Runnable {
                 outstandingTotal >= limits.globalOutstandingLimit());
     }
 
+    /** Whether the pass may still hand client requests (see {@link #PASS_FEED_MS_MAX}). */
+    private boolean feedTimeLeft() {
+        return clockMs.getAsLong() < feedDeadlineMs;
+    }
+
     /**
-     * Hands the core the connection's waiting requests one at a time, carrying out what each makes
-     * before the next, so the bounds are checked against the replies already built: a client that
-     * pipelines requests for a large znode and never reads gets about one reply past the high-water
-     * mark, and the rest of its requests wait (in its socket, once the gate's bytes are handed).
+     * Hands the core the connection's waiting requests one at a time while the pass has time left,
+     * carrying out what each makes before the next, so the bounds are checked against the replies
+     * already built: a client that pipelines requests for a large znode and never reads gets about one
+     * reply past the high-water mark, and the rest of its requests wait (in its socket, once the gate's
+     * bytes are handed).
      */
     private void feed(ClientConnection conn) {
         dirty.add(conn); // interest ops follow the gate
-        for (int chunk; (chunk = conn.gate.nextChunkBytes()) > 0 && mayTakeRequest(conn); ) {
+        for (int chunk; (chunk = conn.gate.nextChunkBytes()) > 0 && mayTakeRequest(conn) && feedTimeLeft(); ) {
             int before = conn.gate.outstanding();
             core.receive(conn.id, conn.gate.array(), conn.gate.chunkOffset(), chunk);
+            passRequests++;
             conn.gate.handed(chunk);
             outstandingTotal += conn.gate.outstanding() - before;
             drainReady();
@@ -421,10 +469,9 @@ final class EventLoop implements Runnable {
                 return; // the core closed it (or the socket broke while sending)
             }
         }
+        backlogged.remove(conn);
         if (conn.gate.buffered() > 0) {
-            backlogged.add(conn);
-        } else {
-            backlogged.remove(conn);
+            backlogged.add(conn); // to the end: the next pass starts with those this one did not reach
         }
     }
 
@@ -442,8 +489,12 @@ final class EventLoop implements Runnable {
         }
     }
 
+    /** Feeds the connections that wait, oldest first, until the pass's time for clients is spent. */
     private void feedBacklogged() {
         for (ClientConnection conn : new ArrayList<>(backlogged)) {
+            if (!feedTimeLeft()) {
+                return;
+            }
             if (connections.containsKey(conn.id) && conn.gate.nextChunkBytes() > 0 && mayTakeRequest(conn)) {
                 feed(conn);
             }
@@ -487,6 +538,7 @@ final class EventLoop implements Runnable {
                         throw new IllegalStateException("the core produced " + batches + " Ready batches in one pass");
                     }
                     carryOut(core.ready());
+                    passBatches++;
                 }
                 if (peerLinks == null || !peerLinks.hasDisconnect()) {
                     return;

@@ -22,6 +22,7 @@ final class CoreHarness {
     final List<Txn> logged = new ArrayList<>();
     final List<Ready.Outbound> sent = new ArrayList<>();
     final List<Long> closed = new ArrayList<>();
+    final List<io.zabkit.storage.Snapshot> snapshots = new ArrayList<>();
     long now = 1_000_000;
 
     CoreHarness() {
@@ -39,6 +40,9 @@ final class CoreHarness {
         logged.addAll(r.entries());
         sent.addAll(r.sends());
         closed.addAll(r.closes());
+        if (r.snapshot() != null) {
+            snapshots.add(r.snapshot());
+        }
         core.checkInvariants();
         // a test's client reads every reply at once: replies the core held for it are sent
         for (long connId : holdReplies == 0 ? List.copyOf(core.heldConnections()) : List.<Long>of()) {

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.zabkit.core.CoreConfig;
 import io.zabkit.storage.FileDisk;
 import io.zabkit.storage.Storage;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -105,5 +107,75 @@ class EventLoopPeersTest {
                     "peer 1 Commit[zxid=12]"));
             assertTrue(one.core.ticks > 0 && two.core.ticks > 0);
         }
+    }
+
+    /** The bench ensembles' syncLimit (2 ticks of 1,000 ms) halved: silence a peer must never see. */
+    private static final long SILENCE_MAX_MS = 1000;
+    private static final int FLOOD_CLIENTS = 120;
+    private static final int FLOOD_REQUEST_MS = 20;
+
+    /**
+     * A loop busy with its clients still ticks and talks to its peers, as ZooKeeper's leader pings from
+     * a thread of its own: 120 clients each ask for 20 ms of server 1's loop (2.4 s in all) while its
+     * core sends server 2 a heartbeat every 50 ms of ticks. When one pass handed every waiting request
+     * before the loop ticked or flushed its peer links again, server 2 heard nothing for about 2.4 s,
+     * which a real follower counts as its leader's silence (the Kalantari barrier at 200 clients).
+     */
+    @Test
+    void aLoopFloodedByClientsStillHeartbeatsToItsPeers() throws Exception {
+        Server one = bind(1);
+        Server two = bind(2);
+        Map<Long, InetSocketAddress> quorum = Map.of(1L, address(one.quorum), 2L, address(two.quorum));
+        one.core.heartbeatTo = 2;
+        start(1, one, quorum);
+        start(2, two, quorum);
+        List<Socket> clients = new ArrayList<>();
+        try {
+            for (int i = 0; i < FLOOD_CLIENTS; i++) {
+                Socket c = new Socket();
+                c.connect(address(one.clients));
+                c.setSoTimeout(60_000);
+                clients.add(c);
+            }
+            for (int i = 0; i < 1000 && (connects(one.core) < FLOOD_CLIENTS || two.core.peerMessageAtMs.isEmpty()); i++) {
+                Thread.sleep(10);
+            }
+            assertEquals(FLOOD_CLIENTS, connects(one.core));
+            long startMs = System.currentTimeMillis();
+            for (Socket c : clients) {
+                c.getOutputStream().write(("spin " + FLOOD_REQUEST_MS + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+            for (Socket c : clients) {
+                BufferedReader in = new BufferedReader(new InputStreamReader(c.getInputStream(), StandardCharsets.UTF_8));
+                assertEquals("spun", in.readLine());
+            }
+            long endMs = System.currentTimeMillis();
+            assertTrue(endMs - startMs >= (long) FLOOD_CLIENTS * FLOOD_REQUEST_MS, "the flood took the loop's time");
+            long gapMs = longestSilenceMs(two.core, startMs, endMs);
+            System.out.println("flooded loop: " + FLOOD_CLIENTS + " x " + FLOOD_REQUEST_MS + " ms requests in "
+                    + (endMs - startMs) + " ms; its peer's longest silence " + gapMs + " ms");
+            assertTrue(gapMs < SILENCE_MAX_MS, "server 2 heard nothing from server 1 for " + gapMs + " ms");
+        } finally {
+            for (Socket c : clients) {
+                c.close();
+            }
+        }
+    }
+
+    private static long connects(ScriptedCore core) {
+        return core.events.stream().filter(e -> e.startsWith("connect ")).count();
+    }
+
+    /** The longest time within [fromMs, toMs] in which the core received no peer message. */
+    private static long longestSilenceMs(ScriptedCore core, long fromMs, long toMs) {
+        long lastMs = fromMs;
+        long longestMs = 0;
+        for (long atMs : core.peerMessageAtMs) {
+            if (atMs > fromMs && atMs <= toMs) {
+                longestMs = Math.max(longestMs, atMs - lastMs);
+                lastMs = atMs;
+            }
+        }
+        return Math.max(longestMs, toMs - lastMs);
     }
 }

@@ -18,7 +18,10 @@ import org.apache.zookeeper.txn.CreateTxn;
  * A line-protocol stand-in for the core, to test the loop on its own. "peer N Z" sends server N a
  * COMMIT of Z and "reset N" gives up the link to N; peer events are recorded. "w" logs a transaction and
  * answers "ok ZXID" only once persisted() covers it (the real core's contract); "r" answers at once;
- * "close" answers "bye" and asks for a close; "flood" sends more than a client may leave unread.
+ * "close" answers "bye" and asks for a close; "flood" sends more than a client may leave unread; "spin MS"
+ * keeps the loop thread busy for MS ms of wall time (a costly request) and answers "spun". With
+ * {@link #heartbeatTo} set, every tick at least HEARTBEAT_INTERVAL_MS after the last sends that server a
+ * COMMIT (a leader's ping); peer messages' arrival times are recorded.
  */
 final class ScriptedCore implements Core {
     final ConcurrentLinkedQueue<String> events = new ConcurrentLinkedQueue<>();
@@ -31,10 +34,18 @@ final class ScriptedCore implements Core {
     private final List<Long> closes = new ArrayList<>();
     private final List<Ready.PeerOut> peerOut = new ArrayList<>();
     private long zxid;
+    static final long HEARTBEAT_INTERVAL_MS = 50;
+    /** The server each tick's heartbeat goes to; none if negative. */
+    volatile long heartbeatTo = -1;
+    private long heartbeatLastMs = Long.MIN_VALUE / 2;
+    private long heartbeats;
+    /** When each peer message arrived, in System.currentTimeMillis. */
+    final ConcurrentLinkedQueue<Long> peerMessageAtMs = new ConcurrentLinkedQueue<>();
 
     @Override
     public void peerMessage(long from, io.zabkit.zab.Message m) {
         events.add("peer " + from + " " + m);
+        peerMessageAtMs.add(System.currentTimeMillis());
     }
 
     @Override
@@ -45,6 +56,10 @@ final class ScriptedCore implements Core {
     @Override
     public void tick(long nowMillis) {
         ticks++;
+        if (heartbeatTo >= 0 && nowMillis - heartbeatLastMs >= HEARTBEAT_INTERVAL_MS) {
+            heartbeatLastMs = nowMillis;
+            peerOut.add(new Ready.PeerOut(heartbeatTo, new io.zabkit.zab.Message.Commit(++heartbeats)));
+        }
     }
 
     @Override
@@ -74,6 +89,14 @@ final class ScriptedCore implements Core {
         if (words[0].equals("peer")) { // "peer N ZXID": a COMMIT to server N
             peerOut.add(new Ready.PeerOut(Long.parseLong(words[1]), new io.zabkit.zab.Message.Commit(
                     Long.parseLong(words[2]))));
+            return;
+        }
+        if (words[0].equals("spin")) { // "spin MS": a request that costs MS ms of the loop's time
+            long until = System.currentTimeMillis() + Long.parseLong(words[1]);
+            while (System.currentTimeMillis() < until) {
+                Thread.onSpinWait();
+            }
+            send(connId, "spun\n");
             return;
         }
         if (words[0].equals("reset")) { // "reset N": give up the link to server N

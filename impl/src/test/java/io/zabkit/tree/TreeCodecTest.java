@@ -106,4 +106,22 @@ class TreeCodecTest {
         TreeCodec.write(tree, new DataOutputStream(bytes));
         return TreeCodec.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), 1 << 20);
     }
+
+    /** The snapshot's buffer is sized from this count; it must be String#getBytes' length for any string. */
+    @Test
+    void utf8LengthMatchesGetBytesForAnyString() {
+        for (String s : List.of("", "/a", "/\u00fc", "/\u20ac", "/\uD834\uDD1E", "/lone\uD834", "/lone\uDD1E/x",
+                "/\uD834\uD834\uDD1E")) {
+            assertEquals(s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length, TreeCodec.utf8Bytes(s), s);
+        }
+        DataTree tree = new DataTree();
+        tree.create("/\u20ac", new byte[] {1}, List.of(new ACL(31, new Id("digest", "\u00fc:x"))), 0, 1, 1, 10);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            TreeCodec.write(tree, out);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        assertEquals(bytes.size(), TreeCodec.encodedBytes(TreeCodec.capture(tree)));
+    }
 }

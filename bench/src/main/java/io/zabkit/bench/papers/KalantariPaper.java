@@ -85,6 +85,22 @@ final class KalantariPaper {
             return r == Recipe.PAPER ? paperBarrierMarks : curatorBarrierMarks;
         }
 
+        /**
+         * Table 3 at one point (a client count, the paper recipe's b; Curator's runs b / 20): a short
+         * run to reproduce one cell. Zero keeps this settings' own.
+         */
+        Settings barrierPoint(int clients, int b) {
+            if (b != 0 && !PAPER_B.contains(b)) {
+                throw new IllegalArgumentException("--barriers must be one of the paper's b " + PAPER_B + ": " + b);
+            }
+            if (clients < 0) {
+                throw new IllegalArgumentException("--barrier-clients must be positive: " + clients);
+            }
+            return new Settings(produceS, producers, consumePrefill, consumeTake, consumers, fig4Sizes, fig4Take,
+                    fig5Each, herdSizes, herdSettleS, clients == 0 ? barrierClients : List.of(clients),
+                    b == 0 ? paperBarrierMarks : List.of(b), b == 0 ? curatorBarrierMarks : List.of(b / 20), maxS);
+        }
+
         /** The paper's b over the recipe's: its b = 200, 400, 800, 1600 are the recipe's marks times this. */
         int barrierScale(Recipe r) {
             List<Integer> marks = barrierMarks(r);

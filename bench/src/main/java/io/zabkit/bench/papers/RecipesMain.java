@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 /**
  * `make papers-kalantari` and `make papers-zookeeper-table3`: the coordination recipes' experiments.
  * Usage: RecipesMain kalantari|zookeeper-table3|zookeeper-fig6 [--out DIR] [--parts a,b] [--systems zookeeper,zabkit] [--quick]
+ * [--barrier-clients N] [--barriers B]: kalantari's Table 3 at one point only (e.g. 200 clients, b = 200)
  */
 public final class RecipesMain {
     private RecipesMain() {}
@@ -23,9 +24,22 @@ public final class RecipesMain {
         String parts = null;
         String systemsArg = "zookeeper,zabkit";
         boolean quick = false;
+        int barrierClients = 0; // 0: the settings' own; else Table 3 at this one client count
+        int barriers = 0; // 0: the settings' own; else the paper recipe's b for Table 3 (one of 200/400/800/1600)
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
+                case "--barrier-clients", "--barriers" -> {
+                    if (i + 1 >= args.length) {
+                        usage(args[i] + " needs a value");
+                    }
+                    int v = Integer.parseInt(args[++i]);
+                    if (args[i - 1].equals("--barriers")) {
+                        barriers = v;
+                    } else {
+                        barrierClients = v;
+                    }
+                }
                 case "--out", "--parts", "--systems" -> {
                     if (i + 1 >= args.length) {
                         usage(args[i] + " needs a value");
@@ -52,7 +66,7 @@ public final class RecipesMain {
                     }
                 }
                 KalantariPaper.run(out == null ? Path.of("results/papers/kalantari") : out, systems, asked,
-                        KalantariPaper.Settings.of(quick), log);
+                        KalantariPaper.Settings.of(quick).barrierPoint(barrierClients, barriers), log);
             }
             case "zookeeper-table3" -> DoubleBarrierPaper.table3(out == null ? Path.of("results/papers/zookeeper") : out,
                     systems, quick ? List.of(10, 20) : List.of(50, 100, 200), quick ? List.of(2, 4) : List.of(10, 20, 40, 80),
@@ -69,7 +83,8 @@ public final class RecipesMain {
 
     private static void usage(String why) {
         System.err.println("RecipesMain: " + why + "\nusage: RecipesMain kalantari|zookeeper-table3|zookeeper-fig6 [--out DIR] "
-                + "[--parts table1,fig4,fig5,table2,table3] [--systems zookeeper,zabkit] [--quick]");
+                + "[--parts table1,fig4,fig5,table2,table3] [--systems zookeeper,zabkit] [--quick] [--barrier-clients N]"
+                + " [--barriers 200|400|800|1600]");
         System.exit(2);
     }
 }
