@@ -27,7 +27,8 @@ public final class SnapshotCodec {
                           Map<Long, Sessions.LastApplied> lastApplied) {}
 
     public static Snapshot encode(DataTree tree, Sessions sessions, long zxid) {
-        return new Snapshot(zxid, bytes(zxid, TreeCodec.capture(tree), new LinkedHashMap<>(sessions.timeouts())));
+        return new Snapshot(zxid, bytes(zxid, TreeCodec.capture(tree), new LinkedHashMap<>(sessions.timeouts()),
+                new LinkedHashMap<>(sessions.lastApplied())));
     }
 
     /**
@@ -38,11 +39,20 @@ public final class SnapshotCodec {
     public static Snapshot encodeLater(DataTree tree, Sessions sessions, long zxid) {
         TreeCodec.Image nodes = TreeCodec.capture(tree);
         Map<Long, Integer> timeouts = new LinkedHashMap<>(sessions.timeouts());
-        return Snapshot.deferred(zxid, () -> bytes(zxid, nodes, timeouts));
+        // its records are immutable (their replies are never written after the apply), so a shallow copy is the state now
+        Map<Long, Sessions.LastApplied> lastApplied = new LinkedHashMap<>(sessions.lastApplied());
+        return Snapshot.deferred(zxid, () -> bytes(zxid, nodes, timeouts, lastApplied));
     }
 
-    private static byte[] bytes(long zxid, TreeCodec.Image nodes, Map<Long, Integer> timeouts) {
+    private static byte[] bytes(long zxid, TreeCodec.Image nodes, Map<Long, Integer> timeouts,
+            Map<Long, Sessions.LastApplied> lastApplied) {
         long length = 4 + 4 + 8 + TreeCodec.encodedBytes(nodes) + 4 + 12L * timeouts.size();
+        if (!lastApplied.isEmpty()) {
+            length += 4;
+            for (Sessions.LastApplied a : lastApplied.values()) {
+                length += 8 + 4 + 8 + 4 + a.reply().length;
+            }
+        }
         if (length > Integer.MAX_VALUE - 16) {
             throw new IllegalStateException("a snapshot of " + length + " bytes does not fit in an array");
         }
@@ -58,9 +68,9 @@ public final class SnapshotCodec {
                 out.writeInt(e.getValue());
             }
             // Written only when non-empty, so that without keepConnections a snapshot is what it always was.
-            if (!sessions.lastApplied().isEmpty()) {
-                out.writeInt(sessions.lastApplied().size());
-                for (Map.Entry<Long, Sessions.LastApplied> e : sessions.lastApplied().entrySet()) {
+            if (!lastApplied.isEmpty()) {
+                out.writeInt(lastApplied.size());
+                for (Map.Entry<Long, Sessions.LastApplied> e : lastApplied.entrySet()) {
                     out.writeLong(e.getKey());
                     out.writeInt(e.getValue().cxid());
                     out.writeLong(e.getValue().zxid());
