@@ -75,6 +75,13 @@ final class Call {
   boolean prefixUnknown;
   /** For a resolved :info sequential create: the name an observation gave its node (prefix + number), or null. */
   String namedPath;
+  /**
+   * For an operation {@link ListingInference} placed: the other slots its change could equally have taken (in the
+   * interval between the two facts that showed it, outside its parent's quiet intervals), else null. A slot the
+   * earliest-deadline pass gave it is one choice of several; a consumed operation that needs that slot may take it.
+   */
+  java.util.function.LongPredicate slotAlternatives;
+  long slotLo, slotHi;
   /** For {@link #numberTaken}: completion time of the sequential create whose reply showed the gap. */
   long numberBefore;
 

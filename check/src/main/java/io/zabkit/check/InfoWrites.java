@@ -45,7 +45,11 @@ final class InfoWrites {
 
   InfoWrites(boolean nearestFirst) {
     this.nearestFirst = nearestFirst;
+    this.versions = nearestFirst ? new VersionFacts() : null;
   }
+
+  /** The versions replies showed (nearest-first only): a conditional set-data is a candidate only where it can succeed. */
+  private final VersionFacts versions;
 
   /** The floor of an invocation time (see {@link ZkChecker.Floor}): the rules prefer the candidate invoked nearest. */
   private java.util.function.LongUnaryOperator floorAt = t -> 0;
@@ -63,6 +67,7 @@ final class InfoWrites {
 
   /** Notes an ok sequential create whose invocation named its parent and whose reply named the prefix under it. */
   void noteCompleted(Call c) {
+    if (versions != null) versions.note(c);
     if (c.kind != Call.Kind.CREATE || !c.sequential() || c.outcome != Op.Type.OK || c.invoke == null) return;
     String invoked = c.invoke.path();
     if (invoked != null && !invoked.equals(c.path) && ModelTree.parent(c.path).equals(invoked)) parentNamingInvocations.add(invoked);
@@ -407,11 +412,14 @@ final class InfoWrites {
 
   /**
    * False when the latest evidence below {@code z} (see {@link ListingInference#existedBefore}) shows that {@code c}
-   * would change nothing there: a delete of a node already gone, a create of a node already there (each fails, an
-   * error transaction). Sequential creates and multis are not judged (their names are not known here).
+   * would change nothing there: a delete of a node already gone, a create of a node already there, a conditional
+   * set-data on a version the node's Stats rule out at z (see {@link VersionFacts}; each fails, an error transaction,
+   * and changes nothing an observation could show). Sequential creates and multis are not judged (their names are not known here).
    */
   private boolean couldChange(Call c, long z, Observation o) {
-    if (existence == null || c.multi != null || c.path == null) return true;
+    if (c.multi != null || c.path == null) return true;
+    if (c.kind == Call.Kind.SET_DATA && c.expectedVersion >= 0 && versions != null) return versions.couldSucceed(c.path, z, c.expectedVersion);
+    if (existence == null) return true;
     if (c.kind == Call.Kind.DELETE) return !Boolean.FALSE.equals(existence.existedBefore(c.path, z));
     if (c.kind == Call.Kind.CREATE && !c.sequential()) return !Boolean.TRUE.equals(existence.existedBefore(c.path, z));
     if (c.kind == Call.Kind.CREATE && o.children != null && CHILD_CHANGE.equals(o.event)) {

@@ -384,6 +384,10 @@ final class ListingInference {
         given.add(s);
         if (DEBUG.contains(r.call.invokeIndex())) System.err.println("listing request #" + r.call.invokeIndex() + " (" + Findings.hex(r.lo) + ", " + Findings.hex(r.hi) + "] " + r.named + " at " + Findings.hex(s));
         info.placeAt(r.call, s, r.named);
+        r.call.slotLo = r.lo;
+        r.call.slotHi = r.hi;
+        String parent = r.parent;
+        r.call.slotAlternatives = z -> !quietAt(parent, z);
         break;
       }
     }

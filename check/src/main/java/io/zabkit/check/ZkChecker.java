@@ -141,17 +141,58 @@ public final class ZkChecker {
       else if (c.consumedAt > 0) consumed.add(c);
     }
     consumed.sort((a, b) -> Long.compare(b.consumedAt, a.consumedAt)); // fill each gap from its top down
+    Map<Long, Call> holder = null;
     for (Call c : consumed) {
       Call floorWrite = c.invoke == null ? null : proposal.completed.lastCompletedBefore(c.invokeTime);
       long floor = floorWrite == null ? 0 : floorWrite.effectiveZxid();
+      boolean done = false;
       for (long z = c.consumedAt - 1, n = 0; z > floor && n < 100_000; z--, n++) {
-        if ((z & 0xffffffffL) == 0 || binaryHas(proposal.knownZxids, z) || used.contains(z)) continue;
+        if (!free(proposal, used, z)) continue;
         out.put(c.key(), z);
         used.add(z);
+        done = true;
         break;
       }
+      if (done) continue;
+      if (holder == null) holder = holders(proposal);
+      displace(proposal, c, floor, out, used, holder);
     }
     return out;
+  }
+
+  private static boolean free(Attempt proposal, java.util.Set<Long> used, long z) {
+    return (z & 0xffffffffL) != 0 && !binaryHas(proposal.knownZxids, z) && !used.contains(z);
+  }
+
+  /** The operations placed by listings (see {@link Call#slotAlternatives}), by the slot they were given. */
+  private static Map<Long, Call> holders(Attempt proposal) {
+    Map<Long, Call> out = new HashMap<>();
+    for (Call c : proposal.indeterminate) {
+      if (c.slotAlternatives != null && c.resolvedZxid >= 0) out.put(c.resolvedZxid, c);
+    }
+    return out;
+  }
+
+  /**
+   * A consumed operation that found no free slot below the write that needed it (a standalone or generated history's
+   * zxids are dense: the only free ones are the indeterminate operations' own) takes the slot of an operation a
+   * listing placed, when that one can move to another free slot between the two facts that showed its change: the
+   * earliest-deadline pass chose the lowest of those slots without knowing which ones the replay's rules would need.
+   */
+  private static void displace(Attempt proposal, Call c, long floor, Map<Long, Long> out, java.util.Set<Long> used, Map<Long, Call> holder) {
+    for (long z = c.consumedAt - 1, n = 0; z > floor && n < 100_000; z--, n++) {
+      Call h = holder.get(z);
+      if (h == null || h == c) continue;
+      for (long s = h.slotHi, m = 0; s > h.slotLo && m < 100_000; s--, m++) {
+        if (s == z || !free(proposal, used, s) || !h.slotAlternatives.test(s)) continue;
+        out.put(h.key(), s);
+        used.add(s);
+        holder.remove(z);
+        holder.put(s, h);
+        out.put(c.key(), z);
+        return;
+      }
+    }
   }
 
   /**
