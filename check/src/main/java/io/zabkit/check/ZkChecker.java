@@ -147,7 +147,8 @@ public final class ZkChecker {
       long floor = floorWrite == null ? 0 : floorWrite.effectiveZxid();
       boolean done = false;
       for (long z = c.consumedAt - 1, n = 0; z > floor && n < 100_000; z--, n++) {
-        if (!free(proposal, used, z)) continue;
+        // a watch set before z and fired after it saw no change of this operation's path (or parent's children) there
+        if (!free(proposal, used, z) || proposal.quiet.test(c, z)) continue;
         out.put(c.key(), z);
         used.add(z);
         done = true;
@@ -155,9 +156,39 @@ public final class ZkChecker {
       }
       if (done) continue;
       if (holder == null) holder = holders(proposal);
-      displace(proposal, c, floor, out, used, holder);
+      if (!displace(proposal, c, floor, out, used, holder)) swapWithEventPlaced(proposal, c, floor, out, used);
     }
     return out;
+  }
+
+  /**
+   * The last resort of a consumed create or delete with no slot: a child change at z that an observation gave to
+   * another :info create or delete under the same parent (a children event or a pzxid names the parent, not the
+   * child) may have been this one's. It takes z, and the other moves to the lowest free slot above z outside its quiet
+   * intervals (it was invoked nearer z, so it takes effect after; an :info write's slot in a dense history is one no
+   * known write has). Only a proposal: the exact replay judges it.
+   */
+  private static void swapWithEventPlaced(Attempt proposal, Call c, long floor, Map<Long, Long> out, java.util.Set<Long> used) {
+    if ((c.kind != Call.Kind.CREATE && c.kind != Call.Kind.DELETE) || c.path == null || c.multi != null || c.sequential()) return;
+    String parent = ModelTree.parent(c.path);
+    Map<Long, Call> byZxid = new HashMap<>();
+    for (Call h : proposal.indeterminate) {
+      if (h.resolvedZxid > floor && h.resolvedZxid < c.consumedAt) byZxid.put(h.resolvedZxid, h);
+    }
+    for (long z = c.consumedAt - 1, n = 0; z > floor && n < 100_000; z--, n++) {
+      Call h = byZxid.get(z);
+      if (h == null || h == c || h.multi != null || h.path == null || h.sequential() || h.namedPath != null || h.slotAlternatives != null) continue;
+      if ((h.kind != Call.Kind.CREATE && h.kind != Call.Kind.DELETE) || !parent.equals(ModelTree.parent(h.path))) continue;
+      if (!Long.valueOf(z).equals(out.get(h.key())) || proposal.quiet.test(c, z)) continue;
+      for (long s = z + 1, m = 0; m < 100_000; s++, m++) {
+        if (!free(proposal, used, s) || proposal.quiet.test(h, s)) continue;
+        out.put(h.key(), s);
+        used.add(s);
+        out.put(c.key(), z);
+        return;
+      }
+      return;
+    }
   }
 
   private static boolean free(Attempt proposal, java.util.Set<Long> used, long z) {
@@ -179,10 +210,10 @@ public final class ZkChecker {
    * listing placed, when that one can move to another free slot between the two facts that showed its change: the
    * earliest-deadline pass chose the lowest of those slots without knowing which ones the replay's rules would need.
    */
-  private static void displace(Attempt proposal, Call c, long floor, Map<Long, Long> out, java.util.Set<Long> used, Map<Long, Call> holder) {
+  private static boolean displace(Attempt proposal, Call c, long floor, Map<Long, Long> out, java.util.Set<Long> used, Map<Long, Call> holder) {
     for (long z = c.consumedAt - 1, n = 0; z > floor && n < 100_000; z--, n++) {
       Call h = holder.get(z);
-      if (h == null || h == c) continue;
+      if (h == null || h == c || proposal.quiet.test(c, z)) continue;
       for (long s = h.slotHi, m = 0; s > h.slotLo && m < 100_000; s--, m++) {
         if (s == z || !free(proposal, used, s) || !h.slotAlternatives.test(s)) continue;
         out.put(h.key(), s);
@@ -190,9 +221,10 @@ public final class ZkChecker {
         holder.remove(z);
         holder.put(s, h);
         out.put(c.key(), z);
-        return;
+        return true;
       }
     }
+    return false;
   }
 
   /**
@@ -301,6 +333,8 @@ public final class ZkChecker {
     ModelTree tree;
     /** Set by {@link #attempt}: which rules placed the undecided operations (see {@link InfoWrites#resolve}). */
     boolean nearestFirst;
+    /** The nearest-candidate proposal's watch quiet intervals (see {@link ListingInference#quietForOperation}); else none. */
+    java.util.function.BiPredicate<Call, Long> quiet = (c, z) -> false;
 
     Attempt(Map<Long, Long> forced, Findings findings, long ops, long[] knownZxids, List<Call> placeable, WriteIndex completed,
         Map<Long, Object> placements, Map<Long, java.util.Set<String>> ephemeralsBySession) {
@@ -388,6 +422,7 @@ public final class ZkChecker {
           null, null, null, null, null, false)));
     }
     info.existence = listings;
+    if (listings != null) info.quiet = listings.quietForOperation(); // (watches are all paired by now)
     java.util.Set<Long> forcedSlots = new java.util.HashSet<>(forced.values());
     info.resolve(observed, z -> binaryHas(writes, z) || forcedSlots.contains(z), forced, floor::at); // (no first fit onto a forced slot)
     if (listings != null && !listings.isEmpty()) {
@@ -416,6 +451,7 @@ public final class ZkChecker {
     out.indeterminate = indeterminate;
     out.unplaceable = unplaceable;
     out.nearestFirst = nearestFirst;
+    if (listings != null) out.quiet = listings.quietForOperation();
     out.tree = tree;
     return out;
   }
