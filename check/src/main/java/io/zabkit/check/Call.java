@@ -65,6 +65,11 @@ final class Call {
   boolean forced;
   /** For an operation a replay rule consumed (or gave a sequence number): the zxid of the write whose outcome needed it, else -1. */
   long consumedAt = -1;
+  /**
+   * For a set-data consumed by a version jump: the mzxid of the state the jump started from. The set-datas that made
+   * the jump took effect after that state was written, so their slots lie above it.
+   */
+  long consumedAbove = -1;
   /** An :info create that filled a sequence-number gap of its parent: its cversion increment is already counted. */
   boolean numberTaken;
   /**

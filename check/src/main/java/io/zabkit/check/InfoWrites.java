@@ -623,7 +623,7 @@ final class InfoWrites {
    * Consumes n :info set-datas that take the node from {@code fromVersion} to {@code fromVersion + n}: each must
    * be unconditional or expect the version it would apply to. Returns the last one, or null (nothing consumed).
    */
-  Call consumeWrites(String path, long n, long before, long fromVersion) {
+  Call consumeWrites(String path, long n, long before, long fromVersion, long aboveZxid) {
     List<Call> list = byPath.get(path);
     if (list == null) return null;
     List<Call> chosen = new ArrayList<>();
@@ -642,6 +642,7 @@ final class InfoWrites {
     for (Call c : chosen) {
       c.infoConsumed = true;
       c.consumedAt = replayZxid;
+      c.consumedAbove = aboveZxid;
     }
     return chosen.isEmpty() ? null : chosen.get(chosen.size() - 1);
   }
@@ -814,13 +815,13 @@ final class InfoWrites {
     if (!node.exists) return false;
     // the version is compared before the children are counted: bad-version also wins over the model's not-empty
     if ("bad-version".equals(w.error) && (modelError == null || "not-empty".equals(modelError)) && w.expectedVersion != -1) {
-      Call sd = consumeWrites(w.path, 1, w.completeTime, node.version);
+      Call sd = consumeWrites(w.path, 1, w.completeTime, node.version, node.mzxid);
       if (sd == null) return false;
       tree.setData(sd, z, node, sd.data, node.version + 1);
       return true;
     }
     if (w.outcome == Op.Type.OK && "bad-version".equals(modelError) && w.expectedVersion > node.version) {
-      Call last = consumeWrites(w.path, w.expectedVersion - node.version, w.completeTime, node.version);
+      Call last = consumeWrites(w.path, w.expectedVersion - node.version, w.completeTime, node.version, node.mzxid);
       if (last == null) return false;
       tree.setData(last, z, node, last.data, w.expectedVersion);
       return true;

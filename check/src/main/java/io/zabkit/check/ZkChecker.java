@@ -140,11 +140,18 @@ public final class ZkChecker {
       if (at instanceof Long z) used.add(z);
       else if (c.consumedAt > 0) consumed.add(c);
     }
-    consumed.sort((a, b) -> Long.compare(b.consumedAt, a.consumedAt)); // fill each gap from its top down
-    Map<Long, Call> holder = null;
+    // each consumed operation's window is (floor, consumedAt); unit jobs in windows: taken by latest floor first, each
+    // at the highest free slot of its window (earliest deadline first, mirrored), they all fit whenever any assignment
+    // fits; by consumedAt alone, a wide window could take the only slot of a narrow one below it
+    Map<Call, Long> floors = new HashMap<>();
     for (Call c : consumed) {
       Call floorWrite = c.invoke == null ? null : proposal.completed.lastCompletedBefore(c.invokeTime);
-      long floor = floorWrite == null ? 0 : floorWrite.effectiveZxid();
+      floors.put(c, Math.max(floorWrite == null ? 0 : floorWrite.effectiveZxid(), c.consumedAbove));
+    }
+    consumed.sort((a, b) -> !floors.get(a).equals(floors.get(b)) ? Long.compare(floors.get(b), floors.get(a)) : Long.compare(b.consumedAt, a.consumedAt));
+    Map<Long, Call> holder = null;
+    for (Call c : consumed) {
+      long floor = floors.get(c);
       boolean done = false;
       for (long z = c.consumedAt - 1, n = 0; z > floor && n < 100_000; z--, n++) {
         // a watch set before z and fired after it saw no change of this operation's path (or parent's children) there
