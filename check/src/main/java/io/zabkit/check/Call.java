@@ -65,6 +65,11 @@ final class Call {
   boolean forced;
   /** For an operation a replay rule consumed (or gave a sequence number): the zxid of the write whose outcome needed it, else -1. */
   long consumedAt = -1;
+  /**
+   * For a set-data consumed by a version jump: the mzxid of the state the jump started from. The set-datas that made
+   * the jump took effect after that state was written, so their slots lie above it.
+   */
+  long consumedAbove = -1;
   /** An :info create that filled a sequence-number gap of its parent: its cversion increment is already counted. */
   boolean numberTaken;
   /**
@@ -75,6 +80,13 @@ final class Call {
   boolean prefixUnknown;
   /** For a resolved :info sequential create: the name an observation gave its node (prefix + number), or null. */
   String namedPath;
+  /**
+   * For an operation {@link ListingInference} placed: the other slots its change could equally have taken (in the
+   * interval between the two facts that showed it, outside its parent's quiet intervals), else null. A slot the
+   * earliest-deadline pass gave it is one choice of several; a consumed operation that needs that slot may take it.
+   */
+  java.util.function.LongPredicate slotAlternatives;
+  long slotLo, slotHi;
   /** For {@link #numberTaken}: completion time of the sequential create whose reply showed the gap. */
   long numberBefore;
 

@@ -45,7 +45,29 @@ final class InfoWrites {
 
   InfoWrites(boolean nearestFirst) {
     this.nearestFirst = nearestFirst;
+    this.versions = nearestFirst ? new VersionFacts() : null;
   }
+
+  /**
+   * Per parent, the numbers known sequential creates were given, by zxid (nearest-first only): every create under a
+   * parent takes the next number of its counter, so between two known creates numbered n and n + 1 no create can
+   * have taken effect (README, "the numbers between two known creates of a parent are a count").
+   */
+  private final Map<String, java.util.TreeMap<Long, Long>> knownNumbers = new HashMap<>();
+
+  /** True when the known creates of {@code parent} numbered around zxid {@code z} leave no number for a create at z. */
+  private boolean noNumberLeft(String parent, long z) {
+    java.util.TreeMap<Long, Long> known = knownNumbers.get(parent);
+    if (known == null) return false;
+    Map.Entry<Long, Long> below = known.lowerEntry(z), above = known.higherEntry(z);
+    return below != null && above != null && above.getValue() - below.getValue() <= 1;
+  }
+
+  /** The watches' quiet intervals (see {@link ListingInference#quietForOperation}); none for first fit. */
+  java.util.function.BiPredicate<Call, Long> quiet = (c, z) -> false;
+
+  /** The versions replies showed (nearest-first only): a conditional set-data is a candidate only where it can succeed. */
+  private final VersionFacts versions;
 
   /** The floor of an invocation time (see {@link ZkChecker.Floor}): the rules prefer the candidate invoked nearest. */
   private java.util.function.LongUnaryOperator floorAt = t -> 0;
@@ -63,6 +85,12 @@ final class InfoWrites {
 
   /** Notes an ok sequential create whose invocation named its parent and whose reply named the prefix under it. */
   void noteCompleted(Call c) {
+    if (versions != null) versions.note(c);
+    if (versions != null && c.kind == Call.Kind.CREATE && c.sequential() && c.outcome == Op.Type.OK && c.zxid != null && c.createdPath != null) {
+      String prefix = sequencePrefix(c.createdPath);
+      long seq = prefix == null ? -1 : ModelTree.sequenceOf(c.createdPath, prefix);
+      if (seq >= 0) knownNumbers.computeIfAbsent(ModelTree.parent(c.createdPath), k -> new java.util.TreeMap<>()).put(c.zxid, seq);
+    }
     if (c.kind != Call.Kind.CREATE || !c.sequential() || c.outcome != Op.Type.OK || c.invoke == null) return;
     String invoked = c.invoke.path();
     if (invoked != null && !invoked.equals(c.path) && ModelTree.parent(c.path).equals(invoked)) parentNamingInvocations.add(invoked);
@@ -343,12 +371,21 @@ final class InfoWrites {
     java.util.Arrays.sort(zs);
     // zxids whose observations show data first: the data names the write (as Elle propagates from unique values),
     // where an event or a bare Stat fits any candidate of the path and, taken first, could take the named one
-    for (int pass = 0; pass < 2; pass++) {
+    // then those an event or a Stat names a path at (node-created, node-deleted, data changed, a czxid), and last those
+    // only a child change of a parent names (a children event, a pzxid): it fits any create or delete under the parent
+    for (int pass = 0; pass < 3; pass++) {
       for (long z : zs) {
-        if (knownZxid.test(z) || showsData(observed.get(z)) != (pass == 0)) continue;
+        if (knownZxid.test(z) || specificity(observed.get(z)) != pass) continue;
         resolveAt(z, observed.get(z));
       }
     }
+  }
+
+  /** 0: an observation of the zxid shows data; 1: one names the changed path; 2: only child changes of a parent. */
+  private static int specificity(List<Observation> os) {
+    if (showsData(os)) return 0;
+    for (Observation o : os) if (!CHILD_CHANGE.equals(o.event)) return 1;
+    return 2;
   }
 
   private static boolean showsData(List<Observation> os) {
@@ -384,6 +421,9 @@ final class InfoWrites {
             score++;
             if (!nm.isEmpty()) named = nm;
           }
+          // the evidence just after z counts too, at half an observation: a create whose node the next reply or
+          // listing shows absent (a delete whose node it shows there) needs another change soon after to fit it
+          score = 2 * score - (contradictedAfter(c, z) ? 1 : 0);
           // on a tie, a write without an expected version before a conditional one: the conditional one may have
           // failed on another version (an error transaction changes nothing), the other cannot fail on an existing node
           boolean surer = best != null && floor == bestFloor && best.expectedVersion >= 0 && c.expectedVersion < 0;
@@ -405,13 +445,27 @@ final class InfoWrites {
     }
   }
 
+  private boolean contradictedAfter(Call c, long z) {
+    if (existence == null || c.multi != null || c.path == null || c.sequential()) return false;
+    if (c.kind == Call.Kind.CREATE) return Boolean.FALSE.equals(existence.existedAfter(c.path, z));
+    if (c.kind == Call.Kind.DELETE) return Boolean.TRUE.equals(existence.existedAfter(c.path, z));
+    return false;
+  }
+
   /**
    * False when the latest evidence below {@code z} (see {@link ListingInference#existedBefore}) shows that {@code c}
-   * would change nothing there: a delete of a node already gone, a create of a node already there (each fails, an
-   * error transaction). Sequential creates and multis are not judged (their names are not known here).
+   * would change nothing there: a delete of a node already gone, a create of a node already there, a conditional
+   * set-data on a version the node's Stats rule out at z (see {@link VersionFacts}; each fails, an error transaction,
+   * and changes nothing an observation could show). Sequential creates and multis are not judged (their names are not known here).
    */
   private boolean couldChange(Call c, long z, Observation o) {
-    if (existence == null || c.multi != null || c.path == null) return true;
+    if (c.multi != null || c.path == null) return true;
+    if (quiet.test(c, z)) return false; // a watch set before z and fired after it saw no such change at z
+    if (c.kind == Call.Kind.SET_DATA && c.expectedVersion >= 0 && versions != null) return versions.couldSucceed(c.path, z, c.expectedVersion);
+    // a create that would succeed takes a number of its parent's counter: none is left between consecutive known ones
+    // (one that fails on an existing node takes none, and changes nothing an observation could name)
+    if (c.kind == Call.Kind.CREATE && !c.prefixUnknown && noNumberLeft(ModelTree.parent(c.path), z)) return false;
+    if (existence == null) return true;
     if (c.kind == Call.Kind.DELETE) return !Boolean.FALSE.equals(existence.existedBefore(c.path, z));
     if (c.kind == Call.Kind.CREATE && !c.sequential()) return !Boolean.TRUE.equals(existence.existedBefore(c.path, z));
     if (c.kind == Call.Kind.CREATE && o.children != null && CHILD_CHANGE.equals(o.event)) {
@@ -569,7 +623,7 @@ final class InfoWrites {
    * Consumes n :info set-datas that take the node from {@code fromVersion} to {@code fromVersion + n}: each must
    * be unconditional or expect the version it would apply to. Returns the last one, or null (nothing consumed).
    */
-  Call consumeWrites(String path, long n, long before, long fromVersion) {
+  Call consumeWrites(String path, long n, long before, long fromVersion, long aboveZxid) {
     List<Call> list = byPath.get(path);
     if (list == null) return null;
     List<Call> chosen = new ArrayList<>();
@@ -588,6 +642,7 @@ final class InfoWrites {
     for (Call c : chosen) {
       c.infoConsumed = true;
       c.consumedAt = replayZxid;
+      c.consumedAbove = aboveZxid;
     }
     return chosen.isEmpty() ? null : chosen.get(chosen.size() - 1);
   }
@@ -760,13 +815,13 @@ final class InfoWrites {
     if (!node.exists) return false;
     // the version is compared before the children are counted: bad-version also wins over the model's not-empty
     if ("bad-version".equals(w.error) && (modelError == null || "not-empty".equals(modelError)) && w.expectedVersion != -1) {
-      Call sd = consumeWrites(w.path, 1, w.completeTime, node.version);
+      Call sd = consumeWrites(w.path, 1, w.completeTime, node.version, node.mzxid);
       if (sd == null) return false;
       tree.setData(sd, z, node, sd.data, node.version + 1);
       return true;
     }
     if (w.outcome == Op.Type.OK && "bad-version".equals(modelError) && w.expectedVersion > node.version) {
-      Call last = consumeWrites(w.path, w.expectedVersion - node.version, w.completeTime, node.version);
+      Call last = consumeWrites(w.path, w.expectedVersion - node.version, w.completeTime, node.version, node.mzxid);
       if (last == null) return false;
       tree.setData(last, z, node, last.data, w.expectedVersion);
       return true;

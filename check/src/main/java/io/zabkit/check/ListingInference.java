@@ -65,6 +65,12 @@ final class ListingInference {
 
   /** Per session: the parents whose child watch it set with a listing read at a known zxid, and that zxid. */
   private final Map<Long, Map<String, Long>> childWatches = new HashMap<>();
+  /** Per session: the paths whose data watch (getData or exists) it set with a read at a known zxid, and that zxid. */
+  private final Map<Long, Map<String, Long>> dataWatches = new HashMap<>();
+  /** The key of a path's data quiet intervals in {@link #quiet} (a parent's child intervals are keyed by the path itself). */
+  private static String dataKey(String path) {
+    return "\u0000data " + path;
+  }
   /**
    * Per parent: intervals (set, fired) of zxids in which none of its children changed, strictly inside both ends: a
    * child watch set by a listing at zxid {@code set} fires for the first child change after it, and fired at
@@ -152,23 +158,61 @@ final class ListingInference {
     if (c.session == null) return;
     if (c.kind == Call.Kind.CONNECT) { // a reconnect re-sets its watches: a change missed while away is reported late
       childWatches.remove(c.session);
+      dataWatches.remove(c.session);
       return;
     }
     if (c.kind == Call.Kind.GET_CHILDREN && c.watch && c.outcome == Op.Type.OK && c.zxid != null && c.path != null) {
       childWatches.computeIfAbsent(c.session, k -> new HashMap<>()).putIfAbsent(c.path, c.zxid); // one watch per path
       return;
     }
+    // a data watch (getData, or exists on a node that is there or not) fires for the first set-data, create or delete
+    // of its path after it was set (ZooKeeper's Watcher contract, as for child watches)
+    if ((c.kind == Call.Kind.GET_DATA || c.kind == Call.Kind.EXISTS) && c.watch && c.outcome == Op.Type.OK && c.zxid != null && c.path != null) {
+      dataWatches.computeIfAbsent(c.session, k -> new HashMap<>()).putIfAbsent(c.path, c.zxid);
+      return;
+    }
     if (c.kind != Call.Kind.WATCH_EVENT || c.outcome != Op.Type.OK || c.zxid == null) return;
     if (!(c.done.value() instanceof Map<?, ?> m) || !(m.get(Keyword.of("event")) instanceof Keyword k)) return;
-    if (!InfoWrites.CHILD_CHANGE.equals(k.name())) return;
     String path = m.get(Keyword.of("path")) instanceof String p ? p : c.path;
-    Map<String, Long> pending = childWatches.get(c.session);
-    Long set = pending == null || path == null ? null : pending.remove(path);
-    if (set != null && c.zxid > set + 1) quiet.computeIfAbsent(path, x -> new TreeMap<>()).merge(set, c.zxid, Math::max);
+    if (path == null) return;
+    boolean child = InfoWrites.CHILD_CHANGE.equals(k.name());
+    if (!child && !DATA_EVENTS.contains(k.name())) return;
+    Map<String, Long> pending = (child ? childWatches : dataWatches).get(c.session);
+    Long set = pending == null ? null : pending.remove(path);
+    if (set != null && c.zxid > set + 1) quiet.computeIfAbsent(child ? path : dataKey(path), x -> new TreeMap<>()).merge(set, c.zxid, Math::max);
+  }
+
+  private static final Set<String> DATA_EVENTS = Set.of("node-data-changed", "node-created", "node-deleted");
+
+  /** True when a data watch on {@code path} shows that the node was not set, created or deleted at zxid {@code z}. */
+  boolean dataQuietAt(String path, long z) {
+    return quietAt(dataKey(path), z);
+  }
+
+  /**
+   * The quiet intervals alone (child and data watches), for slots chosen after the proposal (see
+   * {@link ZkChecker#decidedAll}): true when an operation on {@code path} of this kind cannot take effect at z.
+   */
+  java.util.function.BiPredicate<Call, Long> quietForOperation() {
+    sortQuiet();
+    Map<String, long[][]> q = quietSorted; // (not the listings: the lambda outlives them)
+    return (c, z) -> {
+      if (c.path == null || c.multi != null) return false;
+      if (c.kind == Call.Kind.SET_DATA) return quietIn(q, dataKey(c.path), z);
+      if (c.kind == Call.Kind.CREATE || c.kind == Call.Kind.DELETE) {
+        String path = c.namedPath != null ? c.namedPath : c.path;
+        return quietIn(q, ModelTree.parent(path), z) || (!c.sequential() || c.namedPath != null) && quietIn(q, dataKey(path), z);
+      }
+      return false;
+    };
   }
 
   /** True when a child watch on {@code parent} shows that no child of it changed at zxid {@code z}. */
   boolean quietAt(String parent, long z) {
+    return quietIn(quietSorted, parent, z);
+  }
+
+  private static boolean quietIn(Map<String, long[][]> quietSorted, String parent, long z) {
     long[][] q = quietSorted.get(parent);
     if (q == null) return false;
     int i = Arrays.binarySearch(q[0], z);
@@ -212,6 +256,30 @@ final class ListingInference {
     Listing[] ls = listingsByZxid(ModelTree.parent(path), p);
     int at = firstAbove(ls, z - 1) - 1; // the last listing strictly below z
     if (at < 0 || ls[at].zxid <= best) return there;
+    Integer id = p.ids.get(ModelTree.childName(path));
+    return id != null && Arrays.binarySearch(ls[at].children, id) >= 0;
+  }
+
+  /**
+   * The earliest evidence at or above {@code z} about {@code path}'s existence (a reply at that zxid or later, or a
+   * listing of its parent), as {@link #existedBefore} the latest below: null when there is none.
+   */
+  Boolean existedAfter(String path, long z) {
+    long best = Long.MAX_VALUE;
+    Boolean there = null;
+    long[][] f = factsByZxid(path);
+    if (f != null) {
+      int i = lastBelow(f[0], z) + 1; // the first fact at or above z
+      if (i < f[0].length) {
+        best = f[0][i];
+        there = f[1][i] != 0;
+      }
+    }
+    Parent p = parents.get(ModelTree.parent(path));
+    if (p == null) return there;
+    Listing[] ls = listingsByZxid(ModelTree.parent(path), p);
+    int at = firstAbove(ls, z - 1); // the first listing at or above z
+    if (at >= ls.length || ls[at].zxid >= best) return there;
     Integer id = p.ids.get(ModelTree.childName(path));
     return id != null && Arrays.binarySearch(ls[at].children, id) >= 0;
   }
@@ -381,9 +449,15 @@ final class ListingInference {
     for (Request r : byEnd) {
       for (long s = r.lo + 1, n = 0; s <= r.hi && n < 100_000; s++, n++) {
         if ((s & 0xffffffffL) == 0 || taken.test(s) || given.contains(s) || quietAt(r.parent, s)) continue; // (counter 0 of an epoch: no transaction)
+        String node = r.named != null ? r.named : r.call.path != null && !r.call.sequential() ? r.call.path : null;
+        if (node != null && dataQuietAt(node, s)) continue; // a data watch on the node saw no create or delete there
         given.add(s);
         if (DEBUG.contains(r.call.invokeIndex())) System.err.println("listing request #" + r.call.invokeIndex() + " (" + Findings.hex(r.lo) + ", " + Findings.hex(r.hi) + "] " + r.named + " at " + Findings.hex(s));
         info.placeAt(r.call, s, r.named);
+        r.call.slotLo = r.lo;
+        r.call.slotHi = r.hi;
+        String parent = r.parent;
+        r.call.slotAlternatives = z -> !quietAt(parent, z) && (node == null || !dataQuietAt(node, z));
         break;
       }
     }

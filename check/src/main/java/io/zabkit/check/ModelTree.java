@@ -657,7 +657,7 @@ final class ModelTree {
       long newVersion = node.version + 1;
       if (w.stat != null && w.stat.version() != null && w.stat.version() != newVersion) {
         long gap = w.stat.version() - newVersion;
-        if (gap > 0 && info.consumeWrites(w.path, gap, w.completeTime, node.version) != null) {
+        if (gap > 0 && info.consumeWrites(w.path, gap, w.completeTime, node.version, node.mzxid) != null) {
           newVersion = w.stat.version();
         } else {
           findings.violation(Property.LinearizableWrites, "set-data at zxid " + Findings.hex(z) + " returned version "

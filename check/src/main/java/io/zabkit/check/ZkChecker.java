@@ -140,18 +140,98 @@ public final class ZkChecker {
       if (at instanceof Long z) used.add(z);
       else if (c.consumedAt > 0) consumed.add(c);
     }
-    consumed.sort((a, b) -> Long.compare(b.consumedAt, a.consumedAt)); // fill each gap from its top down
+    // each consumed operation's window is (floor, consumedAt); unit jobs in windows: taken by latest floor first, each
+    // at the highest free slot of its window (earliest deadline first, mirrored), they all fit whenever any assignment
+    // fits; by consumedAt alone, a wide window could take the only slot of a narrow one below it
+    Map<Call, Long> floors = new HashMap<>();
     for (Call c : consumed) {
       Call floorWrite = c.invoke == null ? null : proposal.completed.lastCompletedBefore(c.invokeTime);
-      long floor = floorWrite == null ? 0 : floorWrite.effectiveZxid();
+      floors.put(c, Math.max(floorWrite == null ? 0 : floorWrite.effectiveZxid(), c.consumedAbove));
+    }
+    consumed.sort((a, b) -> !floors.get(a).equals(floors.get(b)) ? Long.compare(floors.get(b), floors.get(a)) : Long.compare(b.consumedAt, a.consumedAt));
+    Map<Long, Call> holder = null;
+    for (Call c : consumed) {
+      long floor = floors.get(c);
+      boolean done = false;
       for (long z = c.consumedAt - 1, n = 0; z > floor && n < 100_000; z--, n++) {
-        if ((z & 0xffffffffL) == 0 || binaryHas(proposal.knownZxids, z) || used.contains(z)) continue;
+        // a watch set before z and fired after it saw no change of this operation's path (or parent's children) there
+        if (!free(proposal, used, z) || proposal.quiet.test(c, z)) continue;
         out.put(c.key(), z);
         used.add(z);
+        done = true;
         break;
       }
+      if (done) continue;
+      if (holder == null) holder = holders(proposal);
+      if (!displace(proposal, c, floor, out, used, holder)) swapWithEventPlaced(proposal, c, floor, out, used);
     }
     return out;
+  }
+
+  /**
+   * The last resort of a consumed create or delete with no slot: a child change at z that an observation gave to
+   * another :info create or delete under the same parent (a children event or a pzxid names the parent, not the
+   * child) may have been this one's. It takes z, and the other moves to the lowest free slot above z outside its quiet
+   * intervals (it was invoked nearer z, so it takes effect after; an :info write's slot in a dense history is one no
+   * known write has). Only a proposal: the exact replay judges it.
+   */
+  private static void swapWithEventPlaced(Attempt proposal, Call c, long floor, Map<Long, Long> out, java.util.Set<Long> used) {
+    if ((c.kind != Call.Kind.CREATE && c.kind != Call.Kind.DELETE) || c.path == null || c.multi != null || c.sequential()) return;
+    String parent = ModelTree.parent(c.path);
+    Map<Long, Call> byZxid = new HashMap<>();
+    for (Call h : proposal.indeterminate) {
+      if (h.resolvedZxid > floor && h.resolvedZxid < c.consumedAt) byZxid.put(h.resolvedZxid, h);
+    }
+    for (long z = c.consumedAt - 1, n = 0; z > floor && n < 100_000; z--, n++) {
+      Call h = byZxid.get(z);
+      if (h == null || h == c || h.multi != null || h.path == null || h.sequential() || h.namedPath != null || h.slotAlternatives != null) continue;
+      if ((h.kind != Call.Kind.CREATE && h.kind != Call.Kind.DELETE) || !parent.equals(ModelTree.parent(h.path))) continue;
+      if (!Long.valueOf(z).equals(out.get(h.key())) || proposal.quiet.test(c, z)) continue;
+      for (long s = z + 1, m = 0; m < 100_000; s++, m++) {
+        if (!free(proposal, used, s) || proposal.quiet.test(h, s)) continue;
+        out.put(h.key(), s);
+        used.add(s);
+        out.put(c.key(), z);
+        return;
+      }
+      return;
+    }
+  }
+
+  private static boolean free(Attempt proposal, java.util.Set<Long> used, long z) {
+    return (z & 0xffffffffL) != 0 && !binaryHas(proposal.knownZxids, z) && !used.contains(z);
+  }
+
+  /** The operations placed by listings (see {@link Call#slotAlternatives}), by the slot they were given. */
+  private static Map<Long, Call> holders(Attempt proposal) {
+    Map<Long, Call> out = new HashMap<>();
+    for (Call c : proposal.indeterminate) {
+      if (c.slotAlternatives != null && c.resolvedZxid >= 0) out.put(c.resolvedZxid, c);
+    }
+    return out;
+  }
+
+  /**
+   * A consumed operation that found no free slot below the write that needed it (a standalone or generated history's
+   * zxids are dense: the only free ones are the indeterminate operations' own) takes the slot of an operation a
+   * listing placed, when that one can move to another free slot between the two facts that showed its change: the
+   * earliest-deadline pass chose the lowest of those slots without knowing which ones the replay's rules would need.
+   */
+  private static boolean displace(Attempt proposal, Call c, long floor, Map<Long, Long> out, java.util.Set<Long> used, Map<Long, Call> holder) {
+    for (long z = c.consumedAt - 1, n = 0; z > floor && n < 100_000; z--, n++) {
+      Call h = holder.get(z);
+      if (h == null || h == c || proposal.quiet.test(c, z)) continue;
+      for (long s = h.slotHi, m = 0; s > h.slotLo && m < 100_000; s--, m++) {
+        if (s == z || !free(proposal, used, s) || !h.slotAlternatives.test(s)) continue;
+        out.put(h.key(), s);
+        used.add(s);
+        holder.remove(z);
+        holder.put(s, h);
+        out.put(c.key(), z);
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -260,6 +340,8 @@ public final class ZkChecker {
     ModelTree tree;
     /** Set by {@link #attempt}: which rules placed the undecided operations (see {@link InfoWrites#resolve}). */
     boolean nearestFirst;
+    /** The nearest-candidate proposal's watch quiet intervals (see {@link ListingInference#quietForOperation}); else none. */
+    java.util.function.BiPredicate<Call, Long> quiet = (c, z) -> false;
 
     Attempt(Map<Long, Long> forced, Findings findings, long ops, long[] knownZxids, List<Call> placeable, WriteIndex completed,
         Map<Long, Object> placements, Map<Long, java.util.Set<String>> ephemeralsBySession) {
@@ -347,6 +429,7 @@ public final class ZkChecker {
           null, null, null, null, null, false)));
     }
     info.existence = listings;
+    if (listings != null) info.quiet = listings.quietForOperation(); // (watches are all paired by now)
     java.util.Set<Long> forcedSlots = new java.util.HashSet<>(forced.values());
     info.resolve(observed, z -> binaryHas(writes, z) || forcedSlots.contains(z), forced, floor::at); // (no first fit onto a forced slot)
     if (listings != null && !listings.isEmpty()) {
@@ -375,6 +458,7 @@ public final class ZkChecker {
     out.indeterminate = indeterminate;
     out.unplaceable = unplaceable;
     out.nearestFirst = nearestFirst;
+    if (listings != null) out.quiet = listings.quietForOperation();
     out.tree = tree;
     return out;
   }
