@@ -83,6 +83,8 @@ public final class ServerCore implements Replica, Effects {
     private boolean keepConnections;
     /** keepConnections: since when this server holds its kept connections (it lost its leader), or -1. */
     private long holdingSinceMs = -1;
+    /** keepConnections: the epoch whose leader was lost; writes forwarded in it may still commit if it goes on. */
+    private long heldInEpoch = -1;
     /** Follower: sessions seen alive since the last ping, with their timeouts, for the leader. */
     private final Map<Long, Integer> touchedSinceLastPing = new TreeMap<>();
 
@@ -739,6 +741,7 @@ public final class ServerCore implements Replica, Effects {
      */
     private void holdConnections(String why) {
         holdingSinceMs = nowMs;
+        heldInEpoch = zab.currentEpoch();
         long lastProcessed = applier.lastProcessedZxid();
         int kept = 0;
         for (Connection c : new ArrayList<>(connections.values())) {
@@ -827,7 +830,20 @@ public final class ServerCore implements Replica, Effects {
 
     private void resolveHeld(Connection conn, boolean leading) {
         io.zabkit.session.Sessions.LastApplied last = sessions.lastApplied(conn.sessionId);
+        // K2 says an old-epoch write missing from the new history can no longer commit; that holds only when the
+        // new leader's epoch is newer. Rejoining the same epoch (the link to a leader that kept its quorum broke),
+        // a write forwarded before may still be in its pipeline or lost with the link: nobody can tell which.
+        boolean sameEpoch = zab.currentEpoch() == heldInEpoch;
         for (Connection.Pending p : conn.queue) {
+            if (p.oldEpoch && p.result == null && sameEpoch && !appliedHere(p, last)
+                    && !config.zab().bug(Bug.KEEP_REFORWARD_WITHOUT_CHECK)) {
+                LOG.log(System.Logger.Level.INFO, "closing kept connection {0}: synchronized again in epoch {1}, its"
+                        + " forwarded write 0x{2} may still commit", conn.id, heldInEpoch,
+                        Integer.toHexString(p.request.xid()));
+                stats.keptConnectionsClosed++;
+                closeConnection(conn); // as today: the client sees ConnectionLoss, the write stays indeterminate
+                return;
+            }
             if (p.oldEpoch && p.result == null) {
                 p.oldEpoch = false;
                 if (p.request.type() == OpCode.CREATE_SESSION || p.request.type() == OpCode.CLOSE_SESSION) {
@@ -865,6 +881,14 @@ public final class ServerCore implements Replica, Effects {
                 p.oldEpoch = false;
             }
         }
+    }
+
+    /** Whether an unanswered old-epoch write or session change is in the state this server synchronized to. */
+    private boolean appliedHere(Connection.Pending p, io.zabkit.session.Sessions.LastApplied last) {
+        if (p.request.type() == OpCode.CREATE_SESSION || p.request.type() == OpCode.CLOSE_SESSION) {
+            return sessions.exists(p.request.sessionId()) == (p.request.type() == OpCode.CREATE_SESSION);
+        }
+        return last != null && p.request.xid() <= last.cxid();
     }
 
     private void answerResolved(Connection.Pending p, TxnResult result) {

@@ -196,6 +196,25 @@ class KeepConnectionsTest {
     }
 
     @Test
+    void rejoiningTheSameEpochAForwardedWriteThatMayStillCommitClosesTheConnection() throws Exception {
+        Rig r = new Rig(true);
+        r.followOneAndConnect();
+        r.request(1, OpCode.CREATE, new CreateRequest("/a", new byte[] {1}, ZooDefs.Ids.OPEN_ACL_UNSAFE, 0));
+        r.forwards.clear(); // in leader 1's pipeline, or lost with the link: this server cannot tell
+        r.loseLeaderOne();
+        // Leader 1 kept its quorum: this server finds it again, in the same epoch 1.
+        r.from(1, new Message.Notification(1, ServerState.LEADING, 1, 0, 0));
+        r.from(3, new Message.Notification(1, ServerState.FOLLOWING, 1, 0, 0));
+        assertEquals(ServerState.FOLLOWING, r.core.zab().state());
+        r.from(1, new Message.LeaderInfo(1));
+        r.from(1, new Message.Diff(r.lastZxid));
+        r.from(1, new Message.NewLeader(r.lastZxid));
+        r.from(1, new Message.UpToDate(r.lastZxid));
+        assertTrue(r.forwards.isEmpty(), "not forwarded again: leader 1 may still commit it (a second create)");
+        assertTrue(r.closed.contains(CONN), "closed, as today: the write stays indeterminate for the client");
+    }
+
+    @Test
     void aForwardedWriteTheNewHistoryLacksIsForwardedOnceToTheNewLeader() throws Exception {
         Rig r = new Rig(true);
         r.followOneAndConnect();
