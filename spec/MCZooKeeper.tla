@@ -55,6 +55,7 @@ EstablishedWith(Q) ==
     /\ applied = [i \in Server |-> <<>>]
     /\ lastProcessed = [i \in Server |-> 0]
     /\ watches = [i \in Server |-> {}]
+    /\ unresolvedEpoch = [s \in Session |-> 0]
     /\ sessionState = [s \in Session |-> "none"]
     /\ sessServer = [s \in Session |-> NoServer]
     /\ outstanding = [s \in Session |-> <<>>]
@@ -215,6 +216,27 @@ ZombieWriteShape ==
     /\ \A k \in 1..Len(outstanding[Writer]) : outstanding[Writer][k].op \in {"createSession", "setData"}
     /\ state[L] = LEADING => zabState[L] = BROADCAST
     /\ state[F2] /= LEADING
+
+(* Constraints of the connection-keeping models (MCZooKeeper_Keep*,      *)
+(* KeepConnections = TRUE): the session uses follower F1 only, so that the  *)
+(* leader change happens under its held requests and watch; in              *)
+(* MCZooKeeper_Keep the leader L, once crashed, stays down (LostWriteSteps). *)
+(* Every read sets a watch, and L crashes only once it has proposed a      *)
+(* client write (the write may or may not have reached F1 and F2).         *)
+KeepShape ==
+    /\ \A s \in Session : sessServer[s] \in {NoServer, F1}
+    /\ \A s \in Session : \A k \in 1..Len(outstanding[s]) :
+           outstanding[s][k].op = "read" => outstanding[s][k].watch
+    /\ crashes > 0 => \E t \in proposed : t.value.op \in WriteOps
+
+(* MCZooKeeper_KeepTrunc: L may restart and lead again, so that F1 can     *)
+(* hold a write the new leader lacks and be TRUNCated. Only L crashes, F1  *)
+(* never leads, and F2 logs no client write in epoch 1.                    *)
+KeepTruncShape ==
+    /\ KeepShape
+    /\ \A i \in Server : ~up[i] => i = L
+    /\ state[F1] /= LEADING
+    /\ acceptedEpoch[F2] = 1 => \A k \in 1..Len(history[F2]) : history[F2][k].value.op \notin WriteOps
 
 \* Servers alone are interchangeable (for models that tell sessions apart).
 ServerSymmetry == Permutations(Server)

@@ -66,6 +66,7 @@ Epoch1EndedInit ==
     /\ applied = [i \in Server |-> <<>>]
     /\ lastProcessed = [i \in Server |-> 0]
     /\ watches = [i \in Server |-> {}]
+    /\ unresolvedEpoch = [s \in Session |-> 0]
     /\ sessionState = [s \in Session |-> "none"]
     /\ sessServer = [s \in Session |-> NoServer]
     /\ outstanding = [s \in Session |-> <<>>]

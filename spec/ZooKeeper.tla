@@ -26,11 +26,16 @@ CONSTANTS
                     \* "nullTxn": the leader commits a null transaction before the sync is answered
     LeaderLeaseTiming, \* the timing assumption of "leader" sync: a leader that lost its quorum
                     \*   steps down before its followers abandon it and elect another leader
+    KeepConnections, \* issue 20 item 7: a server that loses its leader keeps its clients'
+                    \*   connections, holds their requests until it is synchronized again,
+                    \*   resolves their forwarded writes and fires their watches (K1-K5, below);
+                    \*   FALSE: it closes them, as ZooKeeper does
     Bug2845,        \* ZOOKEEPER-2845: a server keeps its data tree across an election
     BugUnsyncedAck  \* a follower's acknowledged log entries were not on disk (ack before fsync in
                     \*   broadcast, as with forceSync=no): a crash then loses a committed write
 
 ASSUME Bug2845 \in BOOLEAN /\ BugUnsyncedAck \in BOOLEAN /\ LeaderLeaseTiming \in BOOLEAN
+ASSUME KeepConnections \in BOOLEAN
 ASSUME SyncMode \in {"leader", "nullTxn"}
 ASSUME ExpectedVersions /= {} /\ ExpectedVersions \subseteq -1..3
 ASSUME \A p \in Path : ParentOf(p) \in Path \cup {"/"} /\ ParentOf(p) /= p
@@ -39,7 +44,10 @@ ASSUME \A p \in Path : ParentOf(p) \in Path \cup {"/"} /\ ParentOf(p) /= p
 VARIABLES
     applied,        \* applied[i]: transactions applied to i's data tree, in order
     lastProcessed,  \* history index of the last transaction i applied
-    watches         \* watches[i]: [sess, path, kind] watches registered at server i
+    watches,        \* watches[i]: [sess, path, kind] watches registered at server i
+    unresolvedEpoch \* KeepConnections (K2): the epoch whose leader received session s's
+                    \*   forwarded writes before s's server lost that leader, while they await
+                    \*   ResolveForwardedWrites; 0 when there is nothing to resolve
 
 \* Session variables (client side and its connection).
 VARIABLES
@@ -60,7 +68,7 @@ VARIABLES
     ops,            \* client requests issued so far (bounded by MaxOps)
     disconnects     \* client connection losses so far
 
-zkServerVars == <<applied, lastProcessed, watches>>
+zkServerVars == <<applied, lastProcessed, watches, unresolvedEpoch>>
 sessionVars == <<sessionState, sessServer, outstanding, forwarded, inbox, lastZxidSeen,
                  clientWatches, syncFloor, nextCxid>>
 zkGhostVars == <<completed, ops, disconnects>>
@@ -164,6 +172,7 @@ ZkInit ==
     /\ applied = [i \in Server |-> <<>>]
     /\ lastProcessed = [i \in Server |-> 0]
     /\ watches = [i \in Server |-> {}]
+    /\ unresolvedEpoch = [s \in Session |-> 0]
     /\ sessionState = [s \in Session |-> "none"]
     /\ sessServer = [s \in Session |-> NoServer]
     /\ outstanding = [s \in Session |-> <<>>]
@@ -185,12 +194,22 @@ ZkInit ==
 (* its tree from the synced log's committed prefix; under Bug2845 it keeps *)
 (* its old tree and takes its whole old log as processed. A crashed server *)
 (* loses its tree; a server that stops serving drops its client            *)
-(* connections and watches.                                                *)
+(* connections and watches, unless KeepConnections (K1): then only a crash *)
+(* drops them, and a server that loses its leader keeps its sessions, their *)
+(* watches and their requests (held: ServerReply and                       *)
+(* LeaderProcessClientRequest wait for Serving).                           *)
 Resyncs(i) == zabState'[i] = SYNCHRONIZATION /\ zabState[i] /= SYNCHRONIZATION
 Lost(i) == ~up'[i]
 ServingAfter(i) == up'[i] /\ state'[i] \in {FOLLOWING, LEADING} /\ zabState'[i] = BROADCAST
 StopsServing(i) == Lost(i) \/ (Serving(i) /\ ~ServingAfter(i))
-Cut(s) == \E j \in Server : sessServer[s] = j /\ StopsServing(j)
+\* Server i closes its client connections in this step.
+Drops(i) == IF KeepConnections THEN Lost(i) ELSE StopsServing(i)
+Cut(s) == \E j \in Server : sessServer[s] = j /\ Drops(j)
+\* K1: server i loses its leader (a follower, or a leader stepping down) and keeps its clients.
+LosesLeader(i) == KeepConnections /\ Serving(i) /\ ~ServingAfter(i) /\ ~Lost(i)
+\* K2: the writes (and null-transaction syncs) of session s that its server forwarded to the
+\* leader and has not answered.
+HeldWrites(s) == {k \in 1..forwarded[s] : outstanding[s][k].op \notin LocalOps}
 
 (* Bug "2355" (ZOOKEEPER-2355, fixed in 3.4.11/3.5.4): the in-memory      *)
 (* database outlives a learner's role (ZooKeeperServer.shutdown no longer  *)
@@ -229,15 +248,58 @@ EventOf(w, trig, z) ==
     [type |-> "event", path |-> w.path, kind |-> w.kind, zxid |-> z,
      ev |-> (CHOOSE x \in trig : x.path = w.path /\ x.kind = w.kind).ev]
 
+(* K3: a server that kept its connections and reloads its tree from a     *)
+(* sync (DIFF, TRUNC or SNAP all reload it here: the spec applies a sync's *)
+(* committed prefix in one step) fires every kept watch whose znode        *)
+(* changed between its tree before and after, as SetWatches would with the *)
+(* zxid it had served: a transaction of the new tree that the old one did  *)
+(* not have and that triggers the watch (mzxid or pzxid grew), or a znode  *)
+(* (or child list) that differs because a TRUNC or SNAP removed something. *)
+(* The events enter the connection in the reload step, before any held     *)
+(* reply, which waits for Serving.                                         *)
+ChildNames(T, p) == {n.name : n \in {m \in T : IsChildOf(m, p)}}
+ChangedAcross(old, new, w) ==
+    LET T == TreeOf(old)
+        U == TreeOf(new)
+    IN \/ \E k \in 1..Len(new) : new[k] \notin Range(old) /\ Hits(TriggersAt(new, k), w)
+       \/ w.kind = "data" /\ NodeAt(T, w.path) /= NodeAt(U, w.path)
+       \/ w.kind = "child" /\ (HasPath(T, w.path) /= HasPath(U, w.path)
+                              \/ ChildNames(T, w.path) /= ChildNames(U, w.path))
+SyncReload(i, resync, lost) == KeepConnections /\ i \in resync /\ i \notin lost
+NewTree(i, resync, lost) == BaseTree(i, resync, lost) \o NewlyApplied(i, resync, lost)
+SyncFired(i, resync, lost) ==
+    {w \in watches[i] : ChangedAcross(applied[i], NewTree(i, resync, lost), w)}
+SyncEventOf(w, old, new) ==
+    LET T == TreeOf(old)
+        U == TreeOf(new)
+    IN [type |-> "event", path |-> w.path, kind |-> w.kind, zxid |-> LastZxid(new),
+        ev |-> IF ~HasPath(U, w.path) THEN "NodeDeleted"
+               ELSE IF w.kind = "child" THEN "NodeChildrenChanged"
+               ELSE IF ~HasPath(T, w.path) THEN "NodeCreated" ELSE "NodeDataChanged"]
+\* The watches server i fires in this step, and the event each sends.
+AllFired(i, resync, lost) ==
+    IF SyncReload(i, resync, lost) THEN SyncFired(i, resync, lost) ELSE Fired(i, resync, lost)
+FiredEvent(i, resync, lost, w) ==
+    IF SyncReload(i, resync, lost)
+    THEN SyncEventOf(w, applied[i], NewTree(i, resync, lost))
+    ELSE EventOf(w, NewTriggers(i, resync, lost), LastZxid(NewlyApplied(i, resync, lost)))
+
 ServiceFollows ==
-    /\ \E cut \in {{s \in Session : Cut(s)}}, stop \in {{i \in Server : StopsServing(i)}},
+    /\ \E cut \in {{s \in Session : Cut(s)}}, stop \in {{i \in Server : Drops(i)}},
           lost \in {{i \in Server : Lost(i)}}, resync \in {{i \in Server : Resyncs(i)}} :
         /\ applied' = [i \in Server |->
               BaseTree(i, resync, lost) \o NewlyApplied(i, resync, lost)]
         /\ lastProcessed' = [i \in Server |->
               Max(BaseProcessed(i, resync, lost), lastCommitted'[i])]
         /\ watches' = [i \in Server |->
-              IF i \in stop THEN {} ELSE watches[i] \ Fired(i, resync, lost)]
+              IF i \in stop THEN {} ELSE watches[i] \ AllFired(i, resync, lost)]
+        \* K2: a kept session with forwarded writes must resolve them once its server serves again.
+        /\ unresolvedEpoch' = [s \in Session |->
+              IF s \in cut THEN 0
+              ELSE IF /\ unresolvedEpoch[s] = 0 /\ HeldWrites(s) /= {}
+                      /\ sessServer[s] \in Server /\ LosesLeader(sessServer[s])
+              THEN currentEpoch[sessServer[s]]
+              ELSE unresolvedEpoch[s]]
         /\ sessionState' = [s \in Session |->
               IF s \in cut /\ sessionState[s] = "creating" THEN "none" ELSE sessionState[s]]
         /\ sessServer' = [s \in Session |-> IF s \in cut THEN NoServer ELSE sessServer[s]]
@@ -247,10 +309,8 @@ ServiceFollows ==
               IF s \in cut THEN <<>>
               ELSE IF sessServer[s] = NoServer THEN inbox[s]
               ELSE LET i == sessServer[s]
-                       fired == SetToSeq({w \in Fired(i, resync, lost) : w.sess = s})
-                   IN inbox[s] \o [k \in 1..Len(fired) |->
-                          EventOf(fired[k], NewTriggers(i, resync, lost),
-                                  LastZxid(NewlyApplied(i, resync, lost)))]]
+                       fired == SetToSeq({w \in AllFired(i, resync, lost) : w.sess = s})
+                   IN inbox[s] \o [k \in 1..Len(fired) |-> FiredEvent(i, resync, lost, fired[k])]]
     /\ UNCHANGED <<lastZxidSeen, clientWatches, syncFloor, nextCxid, zkGhostVars>>
 
 ----------------------------------------------------------------------------
@@ -294,14 +354,18 @@ ClientConnect(s, j) ==
                     [type |-> "event", path |-> fireSeq[k].path, kind |-> fireSeq[k].kind,
                      zxid |-> LastApplied(j), ev |-> "SetWatches"]]]
     /\ sessServer' = [sessServer EXCEPT ![s] = j]
-    /\ UNCHANGED <<vars, applied, lastProcessed, sessionState, outstanding, forwarded,
-                   lastZxidSeen, clientWatches, syncFloor, nextCxid, zkGhostVars>>
+    /\ UNCHANGED <<vars, applied, lastProcessed, unresolvedEpoch, sessionState, outstanding,
+                   forwarded, lastZxidSeen, clientWatches, syncFloor, nextCxid, zkGhostVars>>
 
-\* The connection of session s breaks: responses in flight and pending requests are lost.
+(* The connection of session s breaks: responses in flight and pending    *)
+(* requests are lost. Under KeepConnections this is also K5: a server that *)
+(* cannot synchronize within the session timeout closes its held           *)
+(* connections as it does today (enabled whatever the server's state).    *)
 ClientDisconnect(s) ==
     /\ sessServer[s] /= NoServer
     /\ disconnects < MaxDisconnects
     /\ watches' = [i \in Server |-> {w \in watches[i] : w.sess /= s}]
+    /\ unresolvedEpoch' = [unresolvedEpoch EXCEPT ![s] = 0]
     /\ sessionState' = [sessionState EXCEPT ![s] = IF @ = "creating" THEN "none" ELSE @]
     /\ sessServer' = [sessServer EXCEPT ![s] = NoServer]
     /\ outstanding' = [outstanding EXCEPT ![s] = <<>>]
@@ -369,6 +433,7 @@ LeaderProcessClientRequest(s) ==
               name |-> <<req.path, IF req.seq THEN seqNo ELSE 0>>, version |-> req.version,
               floor |-> req.floor]
     IN /\ j /= NoServer /\ Serving(j)
+       /\ unresolvedEpoch[s] = 0     \* K2: nothing new reaches the leader before the resolve
        /\ ToLeader(s) /= {}
        /\ l \in Server /\ Serving(l)
        /\ {j, l} \notin partitioned
@@ -442,13 +507,51 @@ ReplyLeaderSync(s, k) ==
 ServerReply(s) ==
     LET j == sessServer[s]
     IN /\ j /= NoServer /\ Serving(j)
+       /\ unresolvedEpoch[s] = 0     \* K2: held replies wait for ResolveForwardedWrites
        /\ \E k \in 1..Len(outstanding[s]) :
             /\ ReplyReady(s, k)
             /\ ReplyTxn(s, k) \/ ReplyRead(s, k) \/ ReplyLeaderSync(s, k)
             /\ outstanding' = [outstanding EXCEPT ![s] = RemoveAt(@, k)]
             /\ forwarded' = [forwarded EXCEPT ![s] = IF k <= @ THEN @ - 1 ELSE @]
-       /\ UNCHANGED <<vars, applied, lastProcessed, sessionState, sessServer, lastZxidSeen,
-                      clientWatches, syncFloor, nextCxid, zkGhostVars>>
+       /\ UNCHANGED <<vars, applied, lastProcessed, unresolvedEpoch, sessionState, sessServer,
+                      lastZxidSeen, clientWatches, syncFloor, nextCxid, zkGhostVars>>
+
+(* K2: once the server j of session s serves again after losing the       *)
+(* leader that received s's forwarded writes, it resolves them exactly      *)
+(* once. If j serves in that same epoch (it rejoined the same leader), the  *)
+(* writes are still in that leader's log: they stay forwarded. Otherwise    *)
+(* the old epoch is over, and the per-session table of the replicated state *)
+(* (the highest applied cxid of each session, which a SNAP carries too:     *)
+(* LastAppliedCxid) decides: a held write with a cxid at or below it is in  *)
+(* the new history and will be answered with that transaction (ReplyTxn     *)
+(* finds it); one above it can no longer commit and is forwarded again      *)
+(* (forwarded goes back to just before it). The table keeps only the last  *)
+(* result: with two held writes at or below it, j closes the connection    *)
+(* (K5's fallback: the client sees ConnectionLoss, its session lives on).  *)
+LastAppliedCxid(s, h) ==
+    LET cs == {h[x].value.cxid : x \in {y \in 1..Len(h) : h[y].value.sess = s}}
+    IN IF cs = {} THEN 0 ELSE MaxOf(cs)
+ResolveForwardedWrites(s) ==
+    LET j == sessServer[s]
+        held == HeldWrites(s)
+        inNew == {k \in held : outstanding[s][k].cxid <= LastAppliedCxid(s, applied[j])}
+        gone == held \ inNew
+    IN /\ unresolvedEpoch[s] /= 0
+       /\ j /= NoServer /\ Serving(j)
+       /\ unresolvedEpoch' = [unresolvedEpoch EXCEPT ![s] = 0]
+       /\ IF currentEpoch[j] /= unresolvedEpoch[s] /\ Cardinality(inNew) > 1
+          THEN /\ watches' = [i \in Server |-> {w \in watches[i] : w.sess /= s}]
+               /\ sessionState' = [sessionState EXCEPT ![s] = IF @ = "creating" THEN "none" ELSE @]
+               /\ sessServer' = [sessServer EXCEPT ![s] = NoServer]
+               /\ outstanding' = [outstanding EXCEPT ![s] = <<>>]
+               /\ forwarded' = [forwarded EXCEPT ![s] = 0]
+               /\ inbox' = [inbox EXCEPT ![s] = <<>>]
+          ELSE /\ forwarded' = [forwarded EXCEPT ![s] =
+                    IF currentEpoch[j] = unresolvedEpoch[s] \/ gone = {} THEN @
+                    ELSE (CHOOSE k \in gone : \A y \in gone : k <= y) - 1]
+               /\ UNCHANGED <<watches, sessionState, sessServer, outstanding, inbox>>
+    /\ UNCHANGED <<vars, applied, lastProcessed, lastZxidSeen, clientWatches, syncFloor,
+                   nextCxid, zkGhostVars>>
 
 (* Session s takes the next response or watch event from its connection.  *)
 (* A watch set again before it fired keeps its first zxid: the client      *)
@@ -517,7 +620,8 @@ ZkFollowerFailsInDIFF ==
         /\ DetachLeaderVars({i})
         /\ msgs' = ClearLink(msgs, i, j)
         /\ UNCHANGED <<acceptedEpoch, currentEpoch, durable, snapInMemory, up, envVars,
-                       proposed, leaders, applied, watches, sessionVars, zkGhostVars>>
+                       proposed, leaders, applied, watches, unresolvedEpoch, sessionVars,
+                       zkGhostVars>>
 
 (* BugUnsyncedAck: some of follower i's log entries, acknowledged to the  *)
 (* leader, turn out not to be on disk (a follower that ACKs a PROPOSAL     *)
@@ -610,6 +714,7 @@ ZkNext ==
     \/ \E s \in Session : ServerReply(s)
     \/ \E s \in Session : ClientReceive(s)
     \/ \E s \in Session : SessionExpire(s)
+    \/ \E s \in Session : ResolveForwardedWrites(s)
     \/ ZkUnsyncedAck
 
 ZkSpec == ZkInit /\ [][ZkNext]_allVars
@@ -627,6 +732,8 @@ ZkTypeOK ==
     /\ nextCxid \in [Session -> Nat \ {0}]
     /\ \A s \in Session : sessServer[s] = NoServer => inbox[s] = <<>> /\ outstanding[s] = <<>>
     /\ ops \in 0..MaxOps /\ disconnects \in 0..MaxDisconnects
+    /\ unresolvedEpoch \in [Session -> 0..MaxEpoch]
+    /\ \A s \in Session : unresolvedEpoch[s] /= 0 => KeepConnections /\ sessServer[s] /= NoServer
 
 ClientTxns(seq, s) == {k \in 1..Len(seq) : seq[k].value.sess = s /\ seq[k].value.cxid > 0}
 Responses(s) == {k \in 1..Len(inbox[s]) : inbox[s][k].type /= "event"}
@@ -648,6 +755,14 @@ LinearizableWrites ==
     /\ \A i \in Server : \A k \in 1..Len(applied[i]) :
            LET f == applied[i][k].value.floor
            IN f /= <<0, 0>> => \E x \in 1..(k - 1) : applied[i][x].zxid = f
+
+(* ExactlyOnce: a client request takes effect at most once: no data tree   *)
+(* holds two transactions of the same session and cxid (K2: a held write   *)
+(* forwarded again only when the new history lacks it).                    *)
+ExactlyOnce ==
+    \A i \in Server : \A a, b \in 1..Len(applied[i]) :
+        LET x == applied[i][a].value  y == applied[i][b].value
+        IN x.cxid > 0 /\ x.sess = y.sess /\ x.cxid = y.cxid => a = b
 
 \* MonotonicReads: a read never returns a state older than one the session has already seen.
 MonotonicReads ==

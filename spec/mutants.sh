@@ -11,6 +11,7 @@ WORK="$SPEC/.tlc/mutants"
 trap 'rm -rf "$WORK"' EXIT
 survivors=0
 # MUTANTS_ONLY=A,B runs only the named mutants (for debugging one of them).
+# MUTANTS_TRACES=DIR writes each caught mutant's counterexample to DIR/<name>.txt (tlc.py's format).
 selected() { [ -z "${MUTANTS_ONLY:-}" ] || [[ ",$MUTANTS_ONLY," == *",$1,"* ]]; }
 
 # mutant NAME CFG PROPERTY OLD NEW: replace OLD by NEW in ZooKeeper.tla, expect PROPERTY violated.
@@ -26,11 +27,25 @@ if old not in text:
     sys.exit(f"mutants.sh: mutation text not found in ZooKeeper.tla: {old!r}")
 open(path, "w").write(text.replace(old, new, 1))
 PY
+  local t0=$SECONDS
   out=$(cd "$dir" && java -XX:+UseParallelGC -cp "$JAR" tlc2.TLC -deadlock -workers 1 \
           -metadir "$dir/meta" -config "$cfg" MCZooKeeper.tla 2>&1 || true)
   verdict=$(grep -oE "Invariant [A-Za-z]+ is violated" <<<"$out" | head -1 | awk '{print $2}' || true)
   if [ "$verdict" = "$expected" ]; then
-    echo "mutant $name: caught by $expected"
+    # time to violation: distinct states found when TLC stopped, the trace's length, wall seconds
+    echo "mutant $name: caught by $expected ($(grep -oE '[0-9,]+ distinct states found' <<<"$out" | tail -1 | awk '{print $1}') distinct states, trace of $(grep -cE '^State [0-9]+:' <<<"$out") states, $((SECONDS - t0)) s)"
+    if [ -n "${MUTANTS_TRACES:-}" ]; then
+      printf '%s\n' "$out" > "$dir/tlc.out"
+      python3 - "$SPEC" "$dir/tlc.out" "$MUTANTS_TRACES/$name.txt" \
+        "$name: $expected violated ($cfg, mutant of ZooKeeper.tla)" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import tlc
+lines = open(sys.argv[2]).read().splitlines()
+with open(sys.argv[3], "w") as f:
+    f.write(sys.argv[4] + "\n" + tlc.format_trace(tlc.parse_trace(lines)) + "\n")
+PY
+    fi
   else
     echo "mutant $name: NOT caught (expected $expected, got ${verdict:-no violation})"
     survivors=$((survivors + 1))
@@ -51,6 +66,21 @@ mutant NoLeaderLease MCZooKeeper_SyncLease.cfg SyncReads \
   'LeaderLeaseHolds == LeaderLeaseTiming =>' 'LeaderLeaseHolds == FALSE =>'
 mutant ReplyBeforeCommit MCZooKeeper_CrashWrites.cfg LinearizableWrites \
   '        done == applied[j]' '        done == history[j]'
+
+# KeepConnections (issue 20 item 7, K1-K5 in spec/README.md), each on MCZooKeeper_Keep.cfg.
+# (a) K2 without the history check: every held forwarded write goes to the new leader again.
+mutant KeepReforwardAll MCZooKeeper_Keep.cfg ExactlyOnce \
+  '        inNew == {k \in held : outstanding[s][k].cxid <= LastAppliedCxid(s, applied[j])}' \
+  '        inNew == {}'
+# (b) K1 without the hold for reads: a server that lost its leader answers held reads at once from
+# its tree, ahead of the session's held writes. (Answering them early but in FIFO order survives:
+# see spec/README.md, "Connection keeping".)
+mutant KeepEarlyReads MCZooKeeper_Keep.cfg FifoClientOrder \
+  $'    IN /\\ j /= NoServer /\\ Serving(j)\n       /\\ unresolvedEpoch[s] = 0     \\* K2: held replies wait for ResolveForwardedWrites\n       /\\ \\E k \\in 1..Len(outstanding[s]) :\n            /\\ ReplyReady(s, k)\n' \
+  $'    IN /\\ j /= NoServer /\\ up[j]\n       /\\ \\E k \\in 1..Len(outstanding[s]) :\n            /\\ IF Serving(j) THEN unresolvedEpoch[s] = 0 /\\ ReplyReady(s, k) ELSE outstanding[s][k].op = "read"\n'
+# (c) K3 without firing: the watches whose znodes changed across the sync stay silent.
+mutant KeepNoSyncFiring MCZooKeeper_Keep.cfg WatchOrdering \
+  $'SyncFired(i, resync, lost) ==\n    {w \\in watches[i] :' $'SyncFired(i, resync, lost) ==\n    {w \\in {} :'
 
 # zab_mutant NAME CFG PROPERTY OLD NEW: replace OLD by NEW in Zab.tla and check MCZab.tla with CFG
 # reduced to the one property (an invariant, or "liveness" for the cfg's temporal properties), so
