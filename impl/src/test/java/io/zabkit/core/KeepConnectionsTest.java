@@ -235,8 +235,11 @@ class KeepConnectionsTest {
         assertEquals(1, r.forwards.size(), "never a second time");
     }
 
-    @Test
-    void aWatchOnAZnodeASnapChangedClosesTheKeptConnection() throws Exception {
+    /**
+     * The session watches /w (created at 1,2) and has a read held when leader 1 goes; leader 3 then syncs this
+     * server by a SNAP of the tree `leaderTree` builds (at 1,3) and the session's table.
+     */
+    private static Rig snapUnderAWatch(java.util.function.Consumer<DataTree> leaderTree) throws Exception {
         Rig r = new Rig(true);
         r.followOneAndConnect();
         r.commit(1, r.create(Txn.zxid(1, 2), 0, "/w"));
@@ -245,39 +248,35 @@ class KeepConnectionsTest {
         r.loseLeaderOne();
         r.request(2, OpCode.GET_DATA, new GetDataRequest("/w", false));
         r.electThree();
-        // Leader 3's state: /w written again at 1,3 (a transaction this server never saw); it sends a SNAP, which
-        // says /w changed but not how: only a reconnect's SetWatches may report that, so the connection goes (K5).
         DataTree tree = new DataTree();
-        tree.create("/w", new byte[] {1}, ZooDefs.Ids.OPEN_ACL_UNSAFE, 0, 1, Txn.zxid(1, 2), r.now);
-        tree.setData("/w", new byte[] {2}, 1, Txn.zxid(1, 3), r.now);
+        leaderTree.accept(tree);
         Sessions sessions = new Sessions(3, 7);
         sessions.applyCreate(r.sessionId, TIMEOUT_MS, r.now);
         r.from(3, new Message.Snap(Txn.zxid(1, 3), SnapshotCodec.encode(tree, sessions, Txn.zxid(1, 3)).data()));
         r.from(3, new Message.NewLeader(Txn.zxid(1, 3)));
         r.from(3, new Message.UpToDate(Txn.zxid(1, 3)));
+        return r;
+    }
+
+    @Test
+    void aWatchOnAZnodeASnapChangedClosesTheKeptConnection() throws Exception {
+        // /w written again at 1,3 (a transaction this server never saw): the SNAP says /w changed but not how;
+        // only a reconnect's SetWatches may report that, so the connection goes (K5's fallback).
+        Rig r = snapUnderAWatch(tree -> {
+            tree.create("/w", new byte[] {1}, ZooDefs.Ids.OPEN_ACL_UNSAFE, 0, 1, Txn.zxid(1, 2), 0);
+            tree.setData("/w", new byte[] {2}, 1, Txn.zxid(1, 3), 0);
+        });
         assertTrue(r.closed.contains(CONN), "closed: the SNAP changed a watched znode");
         assertTrue(r.frames.isEmpty(), "no coalesced event and no reply on a connection that stayed up: " + r.frames.size());
     }
 
     @Test
     void aSnapThatChangedNoWatchedZnodeKeepsTheConnection() throws Exception {
-        Rig r = new Rig(true);
-        r.followOneAndConnect();
-        r.commit(1, r.create(Txn.zxid(1, 2), 0, "/w"));
-        r.request(1, OpCode.GET_DATA, new GetDataRequest("/w", true));
-        assertEquals(1, xidOf(r.frames.remove(0)));
-        r.loseLeaderOne();
-        r.request(2, OpCode.GET_DATA, new GetDataRequest("/w", false));
-        r.electThree();
-        // Leader 3's state: /w as this server knows it, and /other created at 1,3.
-        DataTree tree = new DataTree();
-        tree.create("/w", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, 0, 1, Txn.zxid(1, 2), r.now);
-        tree.create("/other", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, 0, 1, Txn.zxid(1, 3), r.now);
-        Sessions sessions = new Sessions(3, 7);
-        sessions.applyCreate(r.sessionId, TIMEOUT_MS, r.now);
-        r.from(3, new Message.Snap(Txn.zxid(1, 3), SnapshotCodec.encode(tree, sessions, Txn.zxid(1, 3)).data()));
-        r.from(3, new Message.NewLeader(Txn.zxid(1, 3)));
-        r.from(3, new Message.UpToDate(Txn.zxid(1, 3)));
+        // /w as this server knows it, and /other created at 1,3.
+        Rig r = snapUnderAWatch(tree -> {
+            tree.create("/w", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, 0, 1, Txn.zxid(1, 2), 0);
+            tree.create("/other", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, 0, 1, Txn.zxid(1, 3), 0);
+        });
         assertFalse(r.closed.contains(CONN), "kept: nothing it watches changed");
         assertEquals(1, r.frames.size(), "the held read's reply only: " + r.frames.size());
         assertEquals(2, xidOf(r.frames.remove(0)));
