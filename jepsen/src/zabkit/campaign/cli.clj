@@ -82,6 +82,7 @@
     :default "/tmp/zabkit-campaign" :validate [#(str/starts-with? % "/") "must be an absolute path"]]
    [nil "--bugzoo NAMES" "--system zabkit: plant these bug-zoo switches (comma-separated names of impl's zab/Bug.java) in every server, to measure what the campaign catches; test-all runs zookeeper rows without them"
     :default nil :validate [#(re-matches #"[A-Z0-9_]+(,[A-Z0-9_]+)*" %) "must be switch names such as ACK_BEFORE_FSYNC, comma-separated"]]
+   [nil "--keep-connections" "--system zabkit: keepConnections=true in zoo.cfg (issue 20 item 7: clients keep their connections across the loss of the leader); test-all runs zookeeper rows without it"]
    [nil "--store DIR" "store root" :default "store"]
    [nil "--out DIR" "availability-report: where summary.md/.tsv and the CDF plots go" :default nil]
    [nil "--strict" "an unknown verdict fails too (exit 1), as CI wants: a check that could not decide is not a pass"]
@@ -264,7 +265,7 @@
                 ;; the build options pick the Apache ZooKeeper build; zabkit rows run as always
                 (not= sys :zookeeper) (dissoc :zookeeper-version :server-jars :server-command)
                 ;; the bug-zoo switches exist only in zabkit's server
-                (not= sys :zabkit) (dissoc :bugzoo))
+                (not= sys :zabkit) (dissoc :bugzoo :keep-connections))
             r (if (unavailable sys)
                 {:exit 2 :error "not run (see above)"}
                 (try (strict-exit o (run-campaign! o))

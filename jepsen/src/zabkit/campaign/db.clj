@@ -96,6 +96,7 @@
              ;; a planted bug (zabkit only; its server refuses the first key without the second)
              (when-let [bugs (:bugzoo test)]
                [(str "zabkit.bugzoo=" bugs) "zabkit.bugzoo.allow=true"])
+             (when (:keep-connections test) ["keepConnections=true"])
              (for [[i n] (map-indexed vector (nodes/node-names (:nodes-impl test)))]
                (str "server." (inc i) "=" (nodes/node-host (:nodes-impl test) n) ":" (str/join ":" peer-ports)))
              [""])))

@@ -33,17 +33,19 @@
 
 (defn label
   "How the build is named in the test name and the results: zookeeper, zookeeper-3.8.4,
-  zookeeper-jars, zookeeper-command (zabkit: zabkit, or zabkit+ack_before_fsync with --bugzoo)."
+  zookeeper-jars, zookeeper-command (zabkit: zabkit, zabkit+keep with --keep-connections, zabkit+ack_before_fsync with --bugzoo)."
   [opts]
   (when (and (:bugzoo opts) (not= :zabkit (:system opts)))
     (throw (ex-info "--bugzoo plants zabkit's bug-zoo switches: it needs --system zabkit" {:type :usage})))
+  (when (and (:keep-connections opts) (not= :zabkit (:system opts)))
+    (throw (ex-info "--keep-connections is zabkit's keepConnections switch: it needs --system zabkit" {:type :usage})))
   (case (kind opts)
     :maven (str "zookeeper-" (:zookeeper-version opts))
     :jars "zookeeper-jars"
     :command "zookeeper-command"
-    (if-let [bugs (:bugzoo opts)]
-      (str "zabkit+" (str/lower-case (str/replace bugs "," "+")))
-      (name (:system opts)))))
+    (str (name (:system opts))
+         (when (:keep-connections opts) "+keep")
+         (when-let [bugs (:bugzoo opts)] (str "+" (str/lower-case (str/replace bugs "," "+")))))))
 
 (defn- jar-files [dirs]
   (vec (sort (for [d dirs, ^java.io.File f (or (.listFiles (io/file d)) [])

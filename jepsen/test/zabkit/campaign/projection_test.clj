@@ -72,8 +72,12 @@
   (testing "a planted bug names the build, and only zabkit has the switches"
     (is (= "zabkit+ack_before_fsync+apply_before_commit"
            (sut/label {:system :zabkit :bugzoo "ACK_BEFORE_FSYNC,APPLY_BEFORE_COMMIT"})))
+    (is (= "zabkit+keep+keep_reforward_without_check"
+           (sut/label {:system :zabkit :keep-connections true :bugzoo "KEEP_REFORWARD_WITHOUT_CHECK"})))
     (is (thrown-with-msg? clojure.lang.ExceptionInfo #"needs --system zabkit"
-                          (sut/label {:system :zookeeper :bugzoo "ACK_BEFORE_FSYNC"}))))
+                          (sut/label {:system :zookeeper :bugzoo "ACK_BEFORE_FSYNC"})))
+    (is (thrown-with-msg? clojure.lang.ExceptionInfo #"needs --system zabkit"
+                          (sut/label {:system :zookeeper :keep-connections true}))))
   (testing "at most one option, and only for --system zookeeper"
     (is (thrown-with-msg? clojure.lang.ExceptionInfo #"at most one"
                           (sut/kind {:system :zookeeper :zookeeper-version "3.8.4" :server-jars "/x"})))
